@@ -1,0 +1,39 @@
+"""Scorekeeper: the score sheet for May I? and the Contract Rummy family."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+MIGRATIONS = str(Path(__file__).parent / "migrations")
+
+
+def create_app(config: dict[str, object] | None = None) -> Flask:
+    """Build the app: configuration, extensions, blueprints."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    from . import config as settings
+
+    settings.configure(app, config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+    from . import database, i18n, security
+    from .extensions import csrf, db, htmx, migrate
+
+    db.init_app(app)
+    database.init_app(app)
+    migrate.init_app(app, db, directory=MIGRATIONS)
+    csrf.init_app(app)
+    htmx.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+
+    from .main.routes import bp as main_bp
+
+    app.register_blueprint(main_bp)
+    return app

@@ -1,0 +1,60 @@
+"""Configuration: defaults, then instance/config.py, then the environment."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+LANGUAGES = ("en", "de", "nl", "es")
+
+
+def database_url(instance_path: str) -> str:
+    """The database URL: SCOREKEEPER_DATABASE_URL, then DATABASE_URL, else SQLite in instance/."""
+    url = os.environ.get("SCOREKEEPER_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if not url:
+        return f"sqlite:///{Path(instance_path) / 'scorekeeper.db'}"
+    return with_psycopg(url)
+
+
+def with_psycopg(url: str) -> str:
+    """Name the psycopg 3 driver; a bare postgres:// URL would pick psycopg2."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def secret_key(instance_path: str) -> str:
+    """The secret key from the environment, else one generated once into instance/secret_key."""
+    if key := os.environ.get("SCOREKEEPER_SECRET_KEY"):
+        return key
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(48))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def configure(app: Flask, overrides: dict[str, object] | None) -> None:
+    """Load defaults, instance/config.py and the environment, then the test overrides."""
+    app.config.from_mapping(
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        LANGUAGES=LANGUAGES,
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,  # a game evening outlasts the default hour
+        MAX_CONTENT_LENGTH=256 * 1024,
+    )
+    if overrides is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(overrides)
+    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
+    app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(app.instance_path)

@@ -1,0 +1,19 @@
+"""Extension singletons, bound to the app in create_app."""
+
+from flask_babel import Babel
+from flask_htmx import HTMX
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
+from sqlalchemy.orm import DeclarativeBase
+
+
+class Base(DeclarativeBase):
+    """Declarative base for every model."""
+
+
+db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+csrf = CSRFProtect()
+htmx = HTMX()
+babel = Babel()

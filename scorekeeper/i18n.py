@@ -1,0 +1,45 @@
+"""Language choice and translation of the rules engine's messages."""
+
+from __future__ import annotations
+
+from babel.lists import format_list
+from flask import Flask, current_app, request
+from flask_babel import get_locale, gettext, ngettext
+
+from .extensions import babel
+from .rules.messages import Message
+
+LANGUAGE_COOKIE = "lang"
+
+
+def select_locale() -> str | None:
+    """The language from the cookie the switcher sets, else the browser's Accept-Language."""
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.cookies.get(LANGUAGE_COOKIE)
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages)
+
+
+def translate(message: Message) -> str:
+    """A rules-engine message in the table's language."""
+    params = {
+        key: format_list(list(value), locale=str(get_locale()))
+        if isinstance(value, tuple)
+        else value
+        for key, value in message.params.items()
+    }
+    if message.plural is not None and message.count is not None:
+        return ngettext(message.template, message.plural, message.count, **params)
+    return gettext(message.template, **params)
+
+
+def current_locale() -> str:
+    """The language code of this request, for <html lang> and the switcher."""
+    return str(get_locale())
+
+
+def init_app(app: Flask) -> None:
+    """Register the locale selector and the template helpers."""
+    babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(translate=translate, current_locale=current_locale)

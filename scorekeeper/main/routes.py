@@ -1,0 +1,30 @@
+"""Home page and language switch."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ..i18n import LANGUAGE_COOKIE
+from ..rules.presets import PRESETS
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+def index() -> str:
+    """Show the home page with the rule sets a game can start from."""
+    return render_template("main/index.html", presets=PRESETS.values())
+
+
+@bp.post("/language")
+def set_language() -> Response:
+    """Remember the chosen language in a cookie and go back."""
+    language = request.form.get("language", "")
+    target = request.form.get("next", "")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("main.index")
+    response = redirect(target, code=303)
+    if language in current_app.config["LANGUAGES"]:
+        response.set_cookie(LANGUAGE_COOKIE, language, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

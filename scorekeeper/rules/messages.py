@@ -1,0 +1,54 @@
+"""Sentences the rules engine says to the table, kept translatable without Flask.
+
+The engine never formats English for display: it returns a Message holding the
+English template (marked with N_ so Babel extracts it) and its parameters. The
+web layer translates the template with gettext/ngettext and fills it in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def N_(template: str) -> str:
+    """Mark a template for extraction without translating it here."""
+    return template
+
+
+@dataclass(frozen=True)
+class Message:
+    """A translatable sentence: template, optional plural form and count, parameters."""
+
+    template: str
+    params: dict[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    count: int | None = None
+
+    def render(self) -> str:
+        """The sentence in English, for logs, tests and the CLI."""
+        chosen = self.plural if self.plural is not None and self.count != 1 else self.template
+        params = {
+            key: english_list(value) if isinstance(value, tuple) else value
+            for key, value in self.params.items()
+        }
+        return chosen % params if params else chosen
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def msg(template: str, **params: Any) -> Message:
+    """A message with parameters: msg(N_("%(name)s is out"), name="Anna")."""
+    return Message(template, params)
+
+
+def nmsg(singular: str, plural: str, count: int, **params: Any) -> Message:
+    """A message with a plural form chosen by `count` (also available as %(count)s)."""
+    return Message(singular, {"count": count, **params}, plural, count)
+
+
+def english_list(items: tuple[str, ...]) -> str:
+    """Join names the English way: "Anna, Ben and Carla" (the web layer uses the locale's)."""
+    names = [str(item) for item in items]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

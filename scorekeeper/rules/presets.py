@@ -1,0 +1,149 @@
+"""The named rule sets a table can start from (RULES.md sections 3, 7 and 8)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .ruleset import (
+    AceRule,
+    BuyRules,
+    Contract,
+    DeckRule,
+    MeldRules,
+    ReshufflePolicy,
+    RoundSpec,
+    RuleSet,
+    ScoringRules,
+)
+
+STANDARD_ROUNDS: tuple[RoundSpec, ...] = (
+    RoundSpec(Contract(books=2), deal=10),
+    RoundSpec(Contract(books=1, runs=1), deal=10),
+    RoundSpec(Contract(runs=2), deal=10),
+    RoundSpec(Contract(books=3), deal=10),
+    RoundSpec(Contract(books=2, runs=1), deal=12),
+    RoundSpec(Contract(books=1, runs=2), deal=12),
+    RoundSpec(Contract(runs=3), deal=12, final_discard=False),
+)
+
+# The marathon adds "4 books" after round 4 and "3 runs of 5" after round 6 (RULES.md 8).
+NINE_ROUNDS: tuple[RoundSpec, ...] = (
+    *STANDARD_ROUNDS[:4],
+    RoundSpec(Contract(books=4), deal=12),
+    *STANDARD_ROUNDS[4:6],
+    RoundSpec(Contract(runs=3, run_length=5), deal=15),
+    STANDARD_ROUNDS[6],
+)
+
+MAY_I_DECKS: tuple[DeckRule, ...] = (
+    DeckRule(min_players=2, max_players=6, decks=2, jokers_base=4),
+    DeckRule(min_players=7, max_players=8, decks=3, jokers_base=6),
+)
+
+# The sheet: one joker fewer than players; 6-8 players choose three or four decks.
+SHEET_DECKS: tuple[DeckRule, ...] = (
+    DeckRule(min_players=3, max_players=5, decks=2, jokers_base=-1, jokers_per_player=1),
+    DeckRule(min_players=6, max_players=8, decks=3, jokers_base=-1, jokers_per_player=1),
+    DeckRule(min_players=6, max_players=8, decks=4, jokers_base=-1, jokers_per_player=1),
+)
+
+MAY_I = RuleSet(key="may-i", name="May I?", rounds=STANDARD_ROUNDS, decks=MAY_I_DECKS)
+
+CONTRACT_RUMMY = RuleSet(
+    key="contract-rummy",
+    name="Contract Rummy",
+    rounds=STANDARD_ROUNDS,
+    decks=SHEET_DECKS,
+    buys=BuyRules(cap_per_round=None, no_twice_in_a_row=True, turn_player_call_is_buy=False),
+    melds=MeldRules(
+        aces=AceRule.HIGH_OR_LOW,
+        exact_laydown=True,
+        abutting_runs=False,
+        layoff_same_turn=False,
+        joker_swap=True,
+    ),
+    reshuffle=ReshufflePolicy.ALWAYS,
+    min_players=3,
+    buy_call="Darf ich?",
+)
+
+LIVERPOOL = replace(
+    CONTRACT_RUMMY,
+    key="liverpool",
+    name="Liverpool Rummy",
+    scoring=ScoringRules(cut_bonus=50),
+    buy_call="May I?",
+)
+
+SHANGHAI = replace(
+    CONTRACT_RUMMY,
+    key="shanghai",
+    name="Shanghai Rummy",
+    # The sources give no Shanghai contracts: the standard seven at 11 cards, for the table to edit.
+    rounds=tuple(replace(spec, deal=11) for spec in STANDARD_ROUNDS),
+    buys=replace(CONTRACT_RUMMY.buys, cap_per_round=2),
+    scoring=ScoringRules(values={**ScoringRules().values, "JK": 50}),
+    buy_call="May I?",
+)
+
+NINE_ROUND_MARATHON = replace(
+    MAY_I, key="nine-rounds", name="Nine-round marathon", rounds=NINE_ROUNDS
+)
+NO_BUYS = replace(MAY_I, key="no-buys", name="May I? without buys", buys=BuyRules(cap_per_round=0))
+UNLIMITED_BUYS = replace(
+    MAY_I,
+    key="unlimited-buys",
+    name="May I? with unlimited buys",
+    buys=BuyRules(cap_per_round=None),
+)
+ACES_HIGH = replace(
+    MAY_I, key="aces-high", name="May I? with aces high", melds=MeldRules(aces=AceRule.HIGH_OR_LOW)
+)
+ACES_AROUND = replace(
+    MAY_I,
+    key="aces-around",
+    name="May I? with round-the-corner aces",
+    melds=MeldRules(aces=AceRule.AROUND),
+)
+NO_JOKERS = replace(
+    MAY_I,
+    key="no-jokers",
+    name="May I? without jokers",
+    decks=tuple(replace(rule, jokers_base=0) for rule in MAY_I_DECKS),
+    melds=MeldRules(jokers_wild=False),
+)
+FAMILY_SPEED = replace(
+    MAY_I,
+    key="family-speed",
+    name="May I? family speed rules",
+    melds=MeldRules(layoff_without_drawing=True),
+)
+FREE_LAYDOWN = replace(
+    CONTRACT_RUMMY,
+    key="free-laydown",
+    name="Contract Rummy with free laying down",
+    melds=replace(CONTRACT_RUMMY.melds, exact_laydown=False, abutting_runs=True),
+)
+
+PRESETS: dict[str, RuleSet] = {
+    preset.key: preset
+    for preset in (
+        MAY_I,
+        CONTRACT_RUMMY,
+        LIVERPOOL,
+        SHANGHAI,
+        NINE_ROUND_MARATHON,
+        NO_BUYS,
+        UNLIMITED_BUYS,
+        ACES_HIGH,
+        ACES_AROUND,
+        NO_JOKERS,
+        FAMILY_SPEED,
+        FREE_LAYDOWN,
+    )
+}
+
+
+def get_preset(key: str) -> RuleSet:
+    """The preset named `key`; KeyError if there is none."""
+    return PRESETS[key]
