@@ -1,0 +1,45 @@
+"""The stock running out: re-form it from the discards, or end the round (RULES.md 5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RuleError
+from .messages import N_, Message, msg
+from .ruleset import ReshufflePolicy, RuleSet
+
+RUN_OUTS_BEFORE_END = 1  # May I?: the stock is re-formed once; the next run-out ends the round
+
+
+@dataclass(frozen=True)
+class RunOut:
+    """The n-th time the stock ran out this round, and what the table does now."""
+
+    number: int
+    ends_round: bool
+    instruction: Message
+
+
+def stock_ran_out(rules: RuleSet, previous_run_outs: int) -> RunOut:
+    """Re-form the stock; under the once policy the second run-out ends the round."""
+    if previous_run_outs < 0:
+        message = msg(N_("The stock cannot have run out a negative number of times."))
+        raise RuleError(message, field="previous_run_outs")
+    number = previous_run_outs + 1
+    if rules.reshuffle is ReshufflePolicy.ALWAYS or number <= RUN_OUTS_BEFORE_END:
+        return RunOut(number, ends_round=False, instruction=_reform(rules))
+    if number > RUN_OUTS_BEFORE_END + 1:
+        # The run-out before this one already ended the round: nothing is left to play.
+        message = msg(N_("The round already ended when the stock ran out a second time."))
+        raise RuleError(message, field="previous_run_outs")
+    ending = msg(
+        N_("The stock ran out a second time: the round ends and everybody counts their hand.")
+    )
+    return RunOut(number, ends_round=True, instruction=ending)
+
+
+def _reform(rules: RuleSet) -> Message:
+    """The discards but the top card become the new stock, shuffled unless the table says not."""
+    if rules.shuffle_on_reform:
+        return msg(N_("Shuffle the discard pile, keep its top card, and play on."))
+    return msg(N_("Turn the discard pile over without shuffling, keep its top card, and play on."))

@@ -1,0 +1,66 @@
+"""Counting the cards left in a hand, within the cards in play (RULES.md 1, 2 and 6)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from .cards import RANKS_BY_CODE, Card, Rank
+from .errors import RuleError
+from .messages import N_, Message, msg, nmsg
+from .ruleset import RuleSet
+
+RANKS_PER_DECK = 4  # one card of each rank per suit
+
+
+def card_points(card: Card, rules: RuleSet) -> int:
+    """Penalty points of a card left in hand: Joker 15, Ace 15, K/Q/J 10, 2-10 face value."""
+    return rules.scoring.value_of(card.rank)
+
+
+def hand_points(cards: Sequence[Card], rules: RuleSet, decks: int, jokers: int) -> int:
+    """Penalty points of a hand, which holds no card more often than there are decks."""
+    for card, copies in Counter(card for card in cards if not card.is_joker).items():
+        if copies > decks:
+            message = nmsg(
+                "Only %(count)s copy of %(card)s is in play.",
+                "Only %(count)s copies of %(card)s are in play.",
+                decks,
+                card=card.label(),
+            )
+            raise RuleError(message, field="cards")
+    return points_from_counts(Counter(card.rank.code for card in cards), rules, decks, jokers)
+
+
+def points_from_counts(counts: Mapping[str, int], rules: RuleSet, decks: int, jokers: int) -> int:
+    """Penalty points of cards counted by rank code; at most 4 × decks of a rank, jokers in play."""
+    total = 0
+    for code, count in counts.items():
+        _check_count(code, count, decks, jokers)
+        total += rules.scoring.value_of(RANKS_BY_CODE[code]) * count
+    return total
+
+
+def _check_count(code: str, count: int, decks: int, jokers: int) -> None:
+    """A count names a rank, is not negative, and fits the cards in play."""
+    if code not in RANKS_BY_CODE:
+        raise RuleError(msg(N_("Not a rank: %(rank)s"), rank=code), field="cards")
+    if count < 0:
+        message = msg(N_("The count of %(rank)s cannot be negative."), rank=code)
+        raise RuleError(message, field="cards")
+    if code == Rank.JOKER.code and count > jokers:
+        raise RuleError(_joker_limit(jokers), field="cards")
+    if code != Rank.JOKER.code and count > RANKS_PER_DECK * decks:
+        message = msg(
+            N_("Only %(limit)s cards of rank %(rank)s are in play."),
+            limit=RANKS_PER_DECK * decks,
+            rank=code,
+        )
+        raise RuleError(message, field="cards")
+
+
+def _joker_limit(jokers: int) -> Message:
+    """Jokers beyond those in play (none in the no-joker variant) are an input error."""
+    if jokers == 0:
+        return msg(N_("No jokers are in play."))
+    return nmsg("Only %(count)s joker is in play.", "Only %(count)s jokers are in play.", jokers)
