@@ -22,7 +22,13 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     settings.configure(app, config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
-    from . import database, i18n, security
+    from . import (
+        database,
+        i18n,
+        models,  # noqa: F401  (its tables join db.metadata for the migrations)
+        security,
+        web,
+    )
     from .extensions import csrf, db, htmx, migrate
 
     db.init_app(app)
@@ -32,8 +38,18 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     htmx.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    web.init_app(app)
 
+    from .api.routes import bp as api_bp
+    from .games.rounds import bp as rounds_bp
+    from .games.routes import bp as games_bp
     from .main.routes import bp as main_bp
 
     app.register_blueprint(main_bp)
+    app.register_blueprint(api_bp)
+    # The API takes changes only as application/json (else 415), which a cross-site form
+    # cannot send without a CORS preflight; that protects it in place of a CSRF token.
+    csrf.exempt(api_bp)
+    app.register_blueprint(games_bp)
+    app.register_blueprint(rounds_bp)
     return app

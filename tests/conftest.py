@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import downgrade, upgrade
+from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
 
@@ -101,3 +102,59 @@ def client(app: Flask) -> FlaskClient:
 def runner(app: Flask) -> FlaskCliRunner:
     """A runner for the app's CLI commands."""
     return app.test_cli_runner()
+
+
+class Table:
+    """Plays steps of a game through the web forms, as a table would."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.url = ""
+        self.names: list[str] = []
+
+    def start(self, players: list[str], ruleset: str = "may-i", first_dealer: str = "0") -> str:
+        """Start a game and remember its URL."""
+        data = {f"players-{i}": name for i, name in enumerate(players)}
+        response = self.client.post(
+            "/games/", data={"ruleset": ruleset, "first_dealer": first_dealer, **data}
+        )
+        assert response.status_code == 303, response.get_data(as_text=True)
+        self.url, self.names = response.headers["Location"], players
+        return self.url
+
+    def seat(self, name: str) -> int:
+        """The seat of a player by name."""
+        return self.names.index(name)
+
+    def buy(self, name: str, **extra: str) -> TestResponse:
+        """Press a player's Buy button."""
+        return self.client.post(f"{self.url}/buys", data={"seat": self.seat(name), **extra})
+
+    def run_out(self, seen: int | None = None) -> TestResponse:
+        """Press "The stock ran out"."""
+        data = {} if seen is None else {"seen": str(seen)}
+        return self.client.post(f"{self.url}/run-outs", data=data)
+
+    def end_round(
+        self, number: int, out: str | None, hands: dict[str, int | str], cut: str | None = None
+    ) -> TestResponse:
+        """Submit the end-of-round form: points as ints, tapped cards as "K JK" strings."""
+        data = {"went_out": "stock" if out is None else str(self.seat(out))}
+        for name, hand in hands.items():
+            key = "cards" if isinstance(hand, str) else "points"
+            data[f"{key}_{self.seat(name)}"] = str(hand)
+        if cut is not None:
+            data["cut_bonus_seat"] = str(self.seat(cut))
+        return self.client.post(f"{self.url}/rounds/{number}", data=data)
+
+    def page(self, path: str = "") -> str:
+        """The text of a page of this game."""
+        response = self.client.get(self.url + path)
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    """A table that plays through the web forms."""
+    return Table(client)

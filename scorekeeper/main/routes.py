@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 
@@ -13,8 +14,14 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def index() -> str:
-    """Show the home page with the rule sets a game can start from."""
-    return render_template("main/index.html", presets=PRESETS.values())
+    """Show the home page: start a game, resume one, recent results, the rule sets."""
+    games = recent_games()
+    return render_template(
+        "main/index.html",
+        playing=[state for state in games if not state.finished],
+        finished=[state for state in games if state.finished][:10],
+        presets=PRESETS.values(),
+    )
 
 
 @bp.post("/language")

@@ -1,0 +1,268 @@
+"""What a table can do to a game. Each action is one transaction with one history entry."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import Buy, Game, Player, Round, Seat
+from ..rules.arbiter import buy_refusal
+from ..rules.errors import RuleError
+from ..rules.messages import N_, Message, msg
+from ..rules.ruleset import RuleSet
+from ..rules.scoring import HandResult, zero_warning
+from ..rules.serialize import ruleset_to_dict
+from ..rules.stock import RunOut, stock_ran_out
+from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.tally import points_from_counts
+from . import history
+from .state import CurrentRound, GameState, game_state
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What a player held at the end of a round: typed points, or cards counted per rank."""
+
+    points: int | None = None
+    counts: Mapping[str, int] | None = None
+
+
+def create_game(
+    rules: RuleSet, names: Sequence[str], first_dealer: int | None, decks: int | None = None
+) -> Game:
+    """Seat the players in order and pick the first dealer, at random when the table cuts."""
+    cut = first_dealer is None
+    dealer = secrets.randbelow(len(names)) if first_dealer is None else first_dealer
+    table_setup(rules, len(names), 1, dealer, decks)  # refuses a bad table before anything
+    game = Game(rules_json=ruleset_to_dict(rules), first_dealer=dealer, dealer_was_cut=cut)
+    game.decks = decks
+    game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
+    db.session.add(game)
+    db.session.flush()
+    history.record(game, "create", None, after={"players": list(names)})
+    db.session.commit()
+    return game
+
+
+def record_buy(game: Game, seat: int, action_id: str | None = None) -> None:
+    """Record a "May I?" buy, unless the rules refuse it (cap, twice in a row)."""
+    if history.already_done(game, action_id):
+        return
+    state, current = _playing(game, seat)
+    refusal = buy_refusal(
+        state.rules,
+        current.number,
+        seat,
+        current.buys[seat],
+        last_buyer=current.last_buyer,
+        game_buys_used_by_player=_game_buys(state, seat),
+    )
+    if refusal is not None:
+        raise RuleError(refusal, field="seat")
+    record_ = _round_record(game, current)
+    buy = Buy(seat=seat)
+    record_.buys.append(buy)
+    db.session.flush()
+    history.record(
+        game, "buy", action_id, round_number=current.number, seat=seat, after={"buy_id": buy.id}
+    )
+    db.session.commit()
+
+
+def remove_buy(game: Game, seat: int, action_id: str | None = None) -> None:
+    """Take back a player's last buy this round (a mis-tap)."""
+    if history.already_done(game, action_id):
+        return
+    _state, current = _playing(game, seat)
+    record_ = _round_record(game, current)
+    mine = [buy for buy in record_.buys if buy.seat == seat]
+    if not mine:
+        raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
+    record_.buys.remove(mine[-1])
+    history.record(game, "buy_removed", action_id, round_number=current.number, seat=seat)
+    db.session.commit()
+
+
+def record_run_out(game: Game, seen: int | None = None, action_id: str | None = None) -> RunOut:
+    """Record that the stock ran out; two phones tapping for one event record it once."""
+    state, current = _playing(game)
+    if seen is not None and seen != current.run_outs:
+        return stock_ran_out(state.rules, current.run_outs - 1)  # already recorded elsewhere
+    if history.already_done(game, action_id):
+        return stock_ran_out(state.rules, current.run_outs - 1)
+    outcome = stock_ran_out(state.rules, current.run_outs)
+    record_ = _round_record(game, current)
+    record_.run_outs = outcome.number
+    history.record(
+        game,
+        "run_out",
+        action_id,
+        round_number=current.number,
+        before={"run_outs": outcome.number - 1},
+        after={"run_outs": outcome.number},
+    )
+    db.session.commit()
+    return outcome
+
+
+def record_result(
+    game: Game,
+    number: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None = None,
+    action_id: str | None = None,
+) -> list[Message]:
+    """Record or correct how a round ended; returns warnings (a zero for someone not out)."""
+    if history.already_done(game, action_id):
+        return []
+    state = game_state(game)
+    seats = _round_seats(state, number)
+    current = state.current
+    if current and number == current.number and current.ended_by_stock and went_out is not None:
+        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
+    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
+    record_ = state.rounds.get(number) or _round_record(game, state.current)
+    before = history.snapshot(record_)
+    history.restore(
+        record_,
+        {
+            "ended_by_stock": went_out is None,
+            "cut_bonus_seat": cut_bonus_seat,
+            "results": [
+                {
+                    "seat": seat,
+                    "went_out": seat == went_out,
+                    "points": result.points,
+                    "cards": dict(hands[seat].counts)
+                    if seat in hands and hands[seat].counts
+                    else None,
+                }
+                for seat, result in zip(seats, results, strict=True)
+            ],
+        },
+    )
+    _check_consistent(game)
+    history.record(
+        game,
+        "result",
+        action_id,
+        round_number=number,
+        before=before,
+        after=history.snapshot(record_),
+    )
+    db.session.commit()
+    return [w for w in (zero_warning(r) for r in results) if w is not None]
+
+
+def undo_last(game: Game, action_id: str | None = None) -> None:
+    """Undo the newest change that is not yet undone."""
+    if history.already_done(game, action_id):
+        return
+    change = history.last_undoable(game)
+    if change is None or change.kind == "create":
+        raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
+    history.reverse(game, change)
+    _check_consistent(game)
+    history.record(
+        game, "undo", action_id, round_number=change.round_number, before={"change_id": change.id}
+    )
+    db.session.commit()
+
+
+def _player(name: str) -> Player:
+    """The remembered player of this name (any case), or a new one."""
+    query = select(Player).where(func.lower(Player.name) == name.lower())
+    return db.session.scalar(query) or Player(name=name)
+
+
+def _playing(game: Game, seat: int | None = None) -> tuple[GameState, CurrentRound]:
+    """The state and current round, refusing when the game is over or the seat is not playing."""
+    state = game_state(game)
+    if state.current is None:
+        raise RuleError(msg(N_("This game is over.")), field="game")
+    if seat is not None and seat not in state.current.seats:
+        raise RuleError(msg(N_("That player is not in this round.")), field="seat")
+    return state, state.current
+
+
+def _game_buys(state: GameState, seat: int) -> int:
+    """Buys a player has made in the whole game."""
+    return sum(state.buys_in(number)[seat] for number in state.rounds)
+
+
+def _round_record(game: Game, current: CurrentRound | None) -> Round:
+    """The stored row of the current round, created on its first fact."""
+    if current is None:
+        raise RuleError(msg(N_("This game is over.")), field="game")
+    for record_ in game.rounds:
+        if record_.number == current.number:
+            return record_
+    tied = list(current.seats) if current.is_tiebreaker else None
+    record_ = Round(number=current.number, dealer=current.dealer, tiebreak_seats=tied)
+    game.rounds.append(record_)
+    return record_
+
+
+def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
+    """Who plays round `number`: everyone, or a tiebreaker's tied players; refuse future rounds."""
+    if state.current is not None and number == state.current.number:
+        return state.current.seats
+    record_ = state.rounds.get(number)
+    if record_ is None or not record_.results:
+        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
+    return tuple(record_.tiebreak_seats or range(state.players))
+
+
+def _hand_result(
+    state: GameState,
+    number: int,
+    seat: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> HandResult:
+    """One player's facts for the round, counting tapped cards within the cards in play."""
+    cut = cut_bonus_seat == seat
+    if seat == went_out:
+        return HandResult(went_out=True, cut_bonus=cut)
+    hand = hands.get(seat)
+    if hand is None or (hand.points is None and hand.counts is None):
+        raise RuleError(
+            msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
+        )
+    if hand.counts is not None:
+        setup = setup_for(state, number)
+        try:
+            points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
+        except RuleError as error:
+            raise RuleError(error.message, field=f"hands.{seat}") from error
+    else:
+        points = hand.points or 0
+    if points < 0:
+        raise RuleError(msg(N_("Points cannot be negative.")), field=f"hands.{seat}")
+    return HandResult(points=points, cut_bonus=cut)
+
+
+def setup_for(state: GameState, number: int) -> TableSetup:
+    """The deck set-up a round was played with, to check tapped cards against."""
+    players = state.players
+    if number > len(state.rules.rounds):
+        seats = len(_round_seats(state, number))
+        return tiebreaker_setup(state.rules, seats, 0, decks=state.game.decks)
+    return table_setup(state.rules, players, number, state.game.first_dealer, state.game.decks)
+
+
+def _check_consistent(game: Game) -> None:
+    """Read the changed facts through the rules; a refusal there rolls the change back."""
+    db.session.flush()
+    db.session.expire(game, ["rounds"])
+    try:
+        game_state(game)
+    except RuleError:
+        db.session.rollback()
+        raise

@@ -1,0 +1,129 @@
+"""Forms for starting a game and ending a round: field shapes only, rules live in rules/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    Field,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.widgets import HiddenInput
+
+from ..rules.cards import RANKS_BY_CODE
+from ..rules.presets import PRESETS
+
+MAX_SEATS = 8
+STOCK = "stock"  # the "who went out" choice for a round the stock ended
+
+
+class NewGameForm(FlaskForm):
+    """Rule set, players in seat order, first dealer."""
+
+    ruleset = SelectField(
+        _l("Rule set"), choices=[SelectChoice(k, p.name) for k, p in PRESETS.items()]
+    )
+    players = FieldList(
+        StringField(_l("Player"), validators=[Optional(), Length(max=40)]),
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
+    )
+    first_dealer = SelectField(_l("First dealer"), default="")
+    decks = SelectField(_l("Decks"), default="")
+    action_id = HiddenField()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.first_dealer.choices = [SelectChoice("", _l("Cut for deal: the app picks"))] + [
+            SelectChoice(str(i), _l("Seat %(number)s", number=i + 1)) for i in range(MAX_SEATS)
+        ]
+        self.decks.choices = [SelectChoice("", _l("As the rules say"))] + [
+            SelectChoice(str(n)) for n in (3, 4)
+        ]
+
+    def names(self) -> list[str]:
+        """The typed names in seat order, blanks dropped."""
+        return [entry.data.strip() for entry in self.players if entry.data and entry.data.strip()]
+
+    def move_up(self, index: str) -> None:
+        """Swap a player with the one seated before them."""
+        if index.isdigit() and 0 < int(index) < MAX_SEATS:
+            above, below = self.players.entries[int(index) - 1], self.players.entries[int(index)]
+            above.data, below.data = below.data, above.data
+
+    def validate_players(self, field: Field) -> None:
+        """Two to eight distinct names."""
+        names = self.names()
+        # Plain strings, not lazy ones: the template tells them from the entries' error lists.
+        if len(names) < 2:
+            raise ValidationError(gettext("Enter at least two players."))
+        if len({name.casefold() for name in names}) != len(names):
+            raise ValidationError(gettext("Each player needs a different name."))
+
+
+class CountsField(Field):
+    """Cards tapped for one hand, kept as rank codes separated by spaces ("K K JK")."""
+
+    widget = HiddenInput()
+    data: dict[str, int]
+
+    def process_data(self, value: Any) -> None:
+        self.data = dict(value or {})
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        counts: dict[str, int] = {}
+        for code in (valuelist[0] if valuelist else "").split():
+            if code not in RANKS_BY_CODE:
+                raise ValueError(_l("Not a card: %(token)s", token=code))
+            counts[code] = counts.get(code, 0) + 1
+        self.data = counts
+
+    def _value(self) -> str:
+        return " ".join(code for code, n in (self.data or {}).items() for _ in range(n))
+
+
+def points_in_range(form: FlaskForm, field: Field) -> None:
+    """Hand points are a whole number from 0; a typing slip over 10,000 is refused."""
+    if field.data is not None and not 0 <= field.data <= 10_000:
+        raise ValidationError(_l("Points are a whole number from 0 to 10,000."))
+
+
+def round_form(seats: list[tuple[int, str]], allow_stock: bool, cut_bonus: bool) -> type[FlaskForm]:
+    """A form class for ending a round at this table: who went out, then each other hand."""
+
+    class RoundForm(FlaskForm):
+        went_out = RadioField(
+            _l("Who went out?"),
+            choices=[SelectChoice(str(seat), name) for seat, name in seats]
+            + (
+                [SelectChoice(STOCK, _l("Nobody: the stock ended the round"))]
+                if allow_stock
+                else []
+            ),
+            validators=[InputRequired(_l("Choose who went out."))],
+        )
+        cut_bonus_seat = SelectField(
+            _l("Exact cut (−50)"),
+            choices=[SelectChoice("", _l("Nobody"))]
+            + [SelectChoice(str(seat), name) for seat, name in seats],
+            default="",
+        )
+        action_id = HiddenField()
+
+    for seat, _name in seats:
+        points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
+        setattr(RoundForm, f"points_{seat}", points)
+        setattr(RoundForm, f"cards_{seat}", CountsField())
+    if not cut_bonus:
+        delattr(RoundForm, "cut_bonus_seat")
+    return RoundForm

@@ -1,0 +1,133 @@
+"""The change history: every action recorded with what it replaced, so it can be undone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Buy, Change, Game, Round, RoundResult, utcnow
+from ..rules.errors import RuleError
+from ..rules.messages import N_, Message, msg
+
+
+def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
+    """Add one change to the game's history and bump its version."""
+    change = Change(game_id=game.id, kind=kind, action_id=action_id or None, **facts)
+    db.session.add(change)
+    game.version += 1
+    game.updated_at = utcnow()
+    return change
+
+
+def already_done(game: Game, action_id: str | None) -> bool:
+    """Whether this one-time form token was already used: a double tap records once."""
+    if not action_id:
+        return False
+    query = select(Change.id).where(Change.game_id == game.id, Change.action_id == action_id)
+    return db.session.scalar(query) is not None
+
+
+def changes(game: Game) -> list[Change]:
+    """The game's history, newest first."""
+    query = select(Change).where(Change.game_id == game.id).order_by(Change.id.desc())
+    return list(db.session.scalars(query))
+
+
+def last_undoable(game: Game) -> Change | None:
+    """The newest change that is not an undo and has not been undone."""
+    query = (
+        select(Change)
+        .where(Change.game_id == game.id, Change.undone_at.is_(None), Change.kind != "undo")
+        .order_by(Change.id.desc())
+        .limit(1)
+    )
+    return db.session.scalar(query)
+
+
+def snapshot(record_: Round) -> dict[str, Any] | None:
+    """A round's end as plain data: how it ended and every hand; None while it is open."""
+    if not record_.results:
+        return None
+    return {
+        "ended_by_stock": record_.ended_by_stock,
+        "cut_bonus_seat": record_.cut_bonus_seat,
+        "results": [
+            {"seat": r.seat, "went_out": r.went_out, "points": r.points, "cards": r.cards}
+            for r in record_.results
+        ],
+    }
+
+
+def restore(record_: Round, data: dict[str, Any] | None) -> None:
+    """Put a round's end back as a snapshot had it (None reopens the round)."""
+    record_.results.clear()
+    db.session.flush()
+    record_.ended_by_stock = bool(data and data["ended_by_stock"])
+    record_.cut_bonus_seat = data["cut_bonus_seat"] if data else None
+    record_.ended_at = utcnow() if data else None
+    for result in data["results"] if data else ():
+        record_.results.append(RoundResult(**result))
+
+
+def reverse(game: Game, change: Change) -> None:
+    """Undo one change by putting back what it replaced."""
+    record_ = next((r for r in game.rounds if r.number == change.round_number), None)
+    if record_ is None:
+        raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
+    if change.kind == "buy":
+        buy = db.session.get(Buy, (change.after or {}).get("buy_id"))
+        if buy is not None:
+            record_.buys.remove(buy)
+    elif change.kind == "buy_removed":
+        record_.buys.append(Buy(seat=change.seat))
+    elif change.kind == "run_out":
+        record_.run_outs = (change.before or {}).get("run_outs", 0)
+    elif change.kind == "result":
+        restore(record_, change.before)
+    change.undone_at = utcnow()
+
+
+def describe(change: Change, names: tuple[str, ...]) -> Message:
+    """The change as a line of the history the table reads."""
+    name = names[change.seat] if change.seat is not None and change.seat < len(names) else ""
+    number = change.round_number
+    if change.kind == "buy":
+        return msg(N_("Round %(number)s: %(name)s bought a card"), number=number, name=name)
+    if change.kind == "buy_removed":
+        return msg(N_("Round %(number)s: a buy by %(name)s taken back"), number=number, name=name)
+    if change.kind == "run_out":
+        return msg(N_("Round %(number)s: the stock ran out"), number=number)
+    if change.kind == "undo":
+        return msg(N_("Undo"))
+    if change.kind == "create":
+        return msg(N_("Game started"))
+    return _describe_result(change, names)
+
+
+def _describe_result(change: Change, names: tuple[str, ...]) -> Message:
+    """A recorded or corrected round end: who went out, or each score that changed."""
+    number = change.round_number
+    after = change.after or {"results": []}
+    if change.before is None:
+        out = next((r["seat"] for r in after["results"] if r["went_out"]), None)
+        if out is None:
+            return msg(N_("Round %(number)s: the stock ended it"), number=number)
+        return msg(N_("Round %(number)s: %(name)s went out"), number=number, name=names[out])
+    old = {r["seat"]: r for r in change.before["results"]}
+    moves = tuple(
+        f"{names[r['seat']]} {_shown(old.get(r['seat']))} → {_shown(r)}"
+        for r in after["results"]
+        if _shown(old.get(r["seat"])) != _shown(r)
+    )
+    if not moves:
+        return msg(N_("Round %(number)s: re-entered unchanged"), number=number)
+    return msg(N_("Round %(number)s: %(moves)s"), number=number, moves=moves)
+
+
+def _shown(result: dict[str, Any] | None) -> str:
+    """A hand as the history shows it: its points (0 for going out)."""
+    if result is None:
+        return "–"
+    return "0" if result["went_out"] else str(result["points"])

@@ -1,0 +1,151 @@
+"""Ending a round: who went out and what everyone else held; corrections of past rounds."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from ..i18n import translate
+from ..rules.errors import RuleError
+from ..rules.ruleset import ReshufflePolicy
+from ..rules.tally import points_from_counts
+from ..web import respond
+from . import actions
+from .forms import STOCK, round_form
+from .state import GameState, game_state, load_game
+
+bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+
+
+def _form_for(state: GameState, number: int, **kwargs: object) -> FlaskForm:
+    """The end-of-round form for this table, filled from a past result when correcting one."""
+    seats = _seats(state, number)
+    ended = state.current is not None and state.current.number == number
+    allow_stock = state.rules.reshuffle is ReshufflePolicy.ONCE
+    form_class = round_form(
+        [(seat, state.names[seat]) for seat in seats],
+        allow_stock,
+        state.rules.scoring.cut_bonus > 0,
+    )
+    form = form_class(**kwargs)
+    if request.method == "GET":
+        _fill(form, state, number, stock_ended=ended and state.current.ended_by_stock)
+    return form
+
+
+def _seats(state: GameState, number: int) -> tuple[int, ...]:
+    """The seats that play this round; 404 for a round not reached yet."""
+    if state.current is not None and number == state.current.number:
+        return state.current.seats
+    record = state.rounds.get(number)
+    if record is None or not record.results:
+        abort(404)
+    return tuple(record.tiebreak_seats or range(state.players))
+
+
+def _fill(form: FlaskForm, state: GameState, number: int, stock_ended: bool) -> None:
+    """Put a recorded result into the form, or the stock's verdict into a fresh one."""
+    record = state.rounds.get(number)
+    if stock_ended:
+        form.went_out.data = STOCK
+    if record is None or not record.results:
+        return
+    form.went_out.data = (
+        STOCK if record.ended_by_stock else next(str(r.seat) for r in record.results if r.went_out)
+    )
+    for result in record.results:
+        getattr(form, f"points_{result.seat}").data = None if result.cards else result.points
+        getattr(form, f"cards_{result.seat}").data = result.cards or {}
+    if hasattr(form, "cut_bonus_seat") and record.cut_bonus_seat is not None:
+        form.cut_bonus_seat.data = str(record.cut_bonus_seat)
+
+
+def _page(state: GameState, number: int, form: FlaskForm, status: int = 200) -> Response:
+    """The end-of-round page."""
+    return respond(
+        "rounds/edit.html",
+        "rounds/edit.html",
+        status,
+        state=state,
+        number=number,
+        form=form,
+        seats=_seats(state, number),
+        tallies=_tallies(state, number, form),
+    )
+
+
+def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | None]:
+    """The running sum of each hand's tapped cards, from the rules engine."""
+    setup = actions.setup_for(state, number)
+    sums: dict[int, int | None] = {}
+    for seat in _seats(state, number):
+        counts = getattr(form, f"cards_{seat}").data or {}
+        try:
+            sums[seat] = points_from_counts(counts, state.rules, setup.decks, setup.jokers)
+        except RuleError as error:
+            getattr(form, f"cards_{seat}").errors = [translate(error.message)]
+            sums[seat] = None
+    return sums
+
+
+@bp.get("/<int:number>")
+def edit(game_id: int, number: int) -> Response:
+    """Show the form to end a round, or to correct one already recorded."""
+    state = game_state(load_game(game_id))
+    return _page(state, number, _form_for(state, number))
+
+
+@bp.post("/<int:number>/tap")
+def tap(game_id: int, number: int) -> Response:
+    """Add a tapped card (or clear the cards) of one hand and show the running sum."""
+    state = game_state(load_game(game_id))
+    form = _form_for(state, number)
+    seat, _sep, code = request.form.get("tap", "").partition(":")
+    field = getattr(form, f"cards_{seat}", None) if seat.isdigit() else None
+    if field is not None:
+        counts = dict(field.data or {})
+        if code == "clear":
+            counts = {}
+        elif code:
+            counts[code] = counts.get(code, 0) + 1
+        field.data = counts
+    return _page(state, number, form)
+
+
+@bp.post("/<int:number>")
+def update(game_id: int, number: int) -> Response:
+    """Record how the round ended, or correct it; refuse impossible hands at the field."""
+    game = load_game(game_id)
+    state = game_state(game)
+    form = _form_for(state, number)
+    if not form.validate():
+        return _page(state, number, form, 422)
+    went_out = None if form.went_out.data == STOCK else int(form.went_out.data)
+    hands = {
+        seat: actions.Hand(
+            points=getattr(form, f"points_{seat}").data,
+            counts=getattr(form, f"cards_{seat}").data or None,
+        )
+        for seat in _seats(state, number)
+    }
+    cut = getattr(form, "cut_bonus_seat", None)
+    cut_seat = int(cut.data) if cut is not None and cut.data else None
+    try:
+        warnings = actions.record_result(
+            game, number, went_out, hands, cut_seat, form.action_id.data
+        )
+    except RuleError as error:
+        state = game_state(load_game(game_id))
+        _attach(form, error)
+        return _page(state, number, form, 422)
+    for warning in warnings:
+        flash(translate(warning), "warning")
+    return redirect(url_for("games.show", game_id=game_id), code=303)
+
+
+def _attach(form: FlaskForm, error: RuleError) -> None:
+    """Show a rules refusal under the field it names ("hands.2" → the points of seat 2)."""
+    field_name = (error.field or "").replace("hands.", "points_").replace("points.", "points_")
+    field = getattr(form, field_name, None) or form.went_out
+    field.errors = [*field.errors, translate(error.message)]

@@ -1,0 +1,226 @@
+"""A game's state: its stored facts read through the rules engine. Nothing here is stored."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from flask import abort
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
+from ..models import Game, Round, Seat
+from ..rules.arbiter import buys_left
+from ..rules.ruleset import ReshufflePolicy, RuleSet
+from ..rules.scoring import HandResult, RoundOutcome, running_totals, score_round
+from ..rules.serialize import ruleset_from_dict
+from ..rules.standings import Standings, game_over, provisional_standings, standings
+from ..rules.stock import RUN_OUTS_BEFORE_END
+from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.tiebreak import TiebreakerOutcome
+
+
+@dataclass(frozen=True)
+class CurrentRound:
+    """The round being played now: its table set-up, buys and stock run-outs."""
+
+    number: int
+    seats: tuple[int, ...]  # who plays it: everyone, or the tied players in a tiebreaker
+    setup: TableSetup
+    dealer: int  # game seat
+    first_player: int  # game seat
+    cutter: int | None  # game seat
+    buys: dict[int, int]
+    buys_left: dict[int, int | None]
+    last_buyer: int | None
+    run_outs: int
+    ended_by_stock: bool  # the stock ran out for the last time: everybody counts
+
+    @property
+    def is_tiebreaker(self) -> bool:
+        """Rounds past the last regular one are tiebreakers."""
+        return self.setup.is_tiebreaker
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything a screen or the API shows about one game, derived from its facts."""
+
+    game: Game
+    rules: RuleSet
+    names: tuple[str, ...]
+    rounds: dict[int, Round]
+    outcomes: tuple[RoundOutcome, ...]
+    tiebreakers: tuple[TiebreakerOutcome, ...]
+    standings: Standings
+    finished: bool
+    current: CurrentRound | None
+    running: tuple[tuple[int, ...], ...] = field(default=())
+
+    @property
+    def players(self) -> int:
+        """How many sit at the table."""
+        return len(self.names)
+
+    @property
+    def winner_names(self) -> tuple[str, ...]:
+        """The names of the winners of a finished game."""
+        return tuple(self.names[seat] for seat in self.standings.winners)
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """Who to highlight: the winners, else whoever has the lowest total so far."""
+        if self.standings.winners or not self.outcomes:
+            return self.standings.winners
+        return tuple(row.seat for row in self.standings.rows if row.place == 1)
+
+    def buys_in(self, number: int) -> Counter[int]:
+        """Buys per seat in a round."""
+        record = self.rounds.get(number)
+        return Counter(buy.seat for buy in record.buys) if record else Counter()
+
+
+_WITH_FACTS = (
+    selectinload(Game.seats).joinedload(Seat.player),
+    selectinload(Game.rounds).selectinload(Round.results),
+    selectinload(Game.rounds).selectinload(Round.buys),
+)
+
+
+def load_game(game_id: int) -> Game:
+    """The game with its seats, rounds, results and buys, in a fixed number of queries."""
+    query = select(Game).where(Game.id == game_id).options(*_WITH_FACTS)
+    game = db.session.scalars(query).one_or_none()
+    if game is None:
+        abort(404)
+    return game
+
+
+def recent_games(limit: int = 30) -> list[GameState]:
+    """The games touched most recently, with their state, in a fixed number of queries."""
+    query = select(Game).order_by(Game.updated_at.desc()).limit(limit).options(*_WITH_FACTS)
+    return [game_state(game) for game in db.session.scalars(query)]
+
+
+def game_state(game: Game) -> GameState:
+    """Read a loaded game's facts through the rules engine."""
+    rules = ruleset_from_dict(game.rules_json)
+    names = tuple(seat.player.name for seat in game.seats)
+    rounds = {record.number: record for record in game.rounds}
+    outcomes = _outcomes(rules, rounds, len(names))
+    tiebreakers = _tiebreakers(rules, rounds)
+    regular_done = game_over(rules, outcomes)
+    table = (
+        standings(rules, names, outcomes, tiebreakers)
+        if regular_done
+        else provisional_standings(names, outcomes)
+    )
+    finished = regular_done and not table.needs_tiebreaker
+    current = None if finished else _current(game, rules, rounds, outcomes, tiebreakers, table)
+    return GameState(
+        game=game,
+        rules=rules,
+        names=names,
+        rounds=rounds,
+        outcomes=outcomes,
+        tiebreakers=tiebreakers,
+        standings=table,
+        finished=finished,
+        current=current,
+        running=running_totals(outcomes, len(names)),
+    )
+
+
+def round_outcome(rules: RuleSet, record: Round, players: int) -> RoundOutcome:
+    """Score a finished regular round from its stored hands."""
+    by_seat = {result.seat: result for result in record.results}
+    hands = [
+        HandResult(
+            points=by_seat[seat].points,
+            went_out=by_seat[seat].went_out,
+            cut_bonus=record.cut_bonus_seat == seat,
+        )
+        for seat in range(players)
+    ]
+    return score_round(rules, hands, ended_by_stock=record.ended_by_stock)
+
+
+def _outcomes(rules: RuleSet, rounds: dict[int, Round], players: int) -> tuple[RoundOutcome, ...]:
+    """Outcomes of the regular rounds finished so far, in order."""
+    done = []
+    for number in range(1, len(rules.rounds) + 1):
+        record = rounds.get(number)
+        if record is None or not record.results:
+            break
+        done.append(round_outcome(rules, record, players))
+    return tuple(done)
+
+
+def _tiebreakers(rules: RuleSet, rounds: dict[int, Round]) -> tuple[TiebreakerOutcome, ...]:
+    """Outcomes of the tiebreaker rounds played so far."""
+    played = []
+    for number in sorted(n for n in rounds if n > len(rules.rounds)):
+        record = rounds[number]
+        if not record.results:
+            break
+        went_out = next((r.seat for r in record.results if r.went_out), None)
+        hands = {r.seat: r.points for r in record.results} if went_out is None else {}
+        played.append(TiebreakerOutcome(tuple(record.tiebreak_seats or ()), went_out, hands))
+    return tuple(played)
+
+
+def _current(
+    game: Game,
+    rules: RuleSet,
+    rounds: dict[int, Round],
+    outcomes: tuple[RoundOutcome, ...],
+    tiebreakers: tuple[TiebreakerOutcome, ...],
+    table: Standings,
+) -> CurrentRound:
+    """The round to play now: the next regular round, else the next tiebreaker."""
+    players = len(game.seats)
+    number = len(outcomes) + 1
+    if number <= len(rules.rounds):
+        seats = tuple(range(players))
+        winners = [outcome.went_out for outcome in outcomes]
+        setup = table_setup(rules, players, number, game.first_dealer, game.decks, winners)
+        dealer, first, cutter = setup.dealer, setup.first_player, setup.cutter
+    else:
+        number = len(rules.rounds) + len(tiebreakers) + 1
+        seats = table.needs_tiebreaker
+        playoff = len(tiebreakers) + 1
+        setup = tiebreaker_setup(rules, len(seats), 0, playoff=playoff, decks=game.decks)
+        dealer, first = seats[setup.dealer], seats[setup.first_player]
+        cutter = None if setup.cutter is None else seats[setup.cutter]
+    record = rounds.get(number)
+    if record is not None and record.dealer != dealer:
+        # Who really dealt is a fact; an edit to an earlier round does not move the deal.
+        dealer, first, cutter = _around(seats, record.dealer, cutter is not None)
+    bought = Counter(buy.seat for buy in record.buys) if record else Counter()
+    run_outs = record.run_outs if record else 0
+    return CurrentRound(
+        number=number,
+        seats=seats,
+        setup=setup,
+        dealer=dealer,
+        first_player=first,
+        cutter=cutter,
+        buys={seat: bought[seat] for seat in seats},
+        buys_left={seat: buys_left(rules, number, bought[seat]) for seat in seats},
+        last_buyer=record.buys[-1].seat if record and record.buys else None,
+        run_outs=run_outs,
+        ended_by_stock=_stock_ended(rules, run_outs),
+    )
+
+
+def _around(seats: tuple[int, ...], dealer: int, cuts: bool) -> tuple[int, int, int | None]:
+    """Dealer, the player on their left who leads, and on their right who cuts."""
+    index = seats.index(dealer)
+    right = seats[index - 1] if cuts else None
+    return dealer, seats[(index + 1) % len(seats)], right
+
+
+def _stock_ended(rules: RuleSet, run_outs: int) -> bool:
+    """Whether the recorded run-outs have ended the round (May I?: the second one)."""
+    return rules.reshuffle is ReshufflePolicy.ONCE and run_outs > RUN_OUTS_BEFORE_END

@@ -1,0 +1,125 @@
+"""Facts about games: who sat where, who dealt, each buy, each hand. Never a stored total."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    """The current time in UTC, for timestamps."""
+    return datetime.now(UTC)
+
+
+class Player(db.Model):
+    """A person who has sat at a table; names are offered again in later games."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(db.Model):
+    """One game, with a frozen copy of the rule set it started with."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer: Mapped[int]
+    dealer_was_cut: Mapped[bool] = mapped_column(default=False)  # the app drew the first dealer
+    decks: Mapped[int | None]  # the table's choice where the rules allow one
+    version: Mapped[int] = mapped_column(default=0)  # bumped by every change
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    """A player's place at one game's table, clockwise from 0."""
+
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Round(db.Model):
+    """A round as played: its dealer, stock run-outs and how it ended."""
+
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]  # 1-based; tiebreaker rounds follow the regular ones
+    dealer: Mapped[int]
+    tiebreak_seats: Mapped[list[int] | None] = mapped_column(JSON)  # only for tiebreaker rounds
+    run_outs: Mapped[int] = mapped_column(default=0)
+    ended_by_stock: Mapped[bool] = mapped_column(default=False)
+    cut_bonus_seat: Mapped[int | None]
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    results: Mapped[list[RoundResult]] = relationship(
+        back_populates="round", order_by="RoundResult.seat", cascade="all, delete-orphan"
+    )
+    buys: Mapped[list[Buy]] = relationship(
+        back_populates="round", order_by="Buy.id", cascade="all, delete-orphan"
+    )
+
+
+class RoundResult(db.Model):
+    """One player's hand at the end of a round: went out, or the points (and cards) held."""
+
+    __table_args__ = (UniqueConstraint("round_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    went_out: Mapped[bool] = mapped_column(default=False)
+    points: Mapped[int] = mapped_column(default=0)
+    cards: Mapped[dict[str, int] | None] = mapped_column(JSON)  # counts per rank, when tapped
+
+    round: Mapped[Round] = relationship(back_populates="results")
+
+
+class Buy(db.Model):
+    """One "May I?" buy by one player in one round."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    round: Mapped[Round] = relationship(back_populates="buys")
+
+
+class Change(db.Model):
+    """One user action in a game's history, with what it replaced so it can be undone."""
+
+    __table_args__ = (UniqueConstraint("game_id", "action_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    action_id: Mapped[str | None] = mapped_column(String(64))  # the form's one-time token
+    kind: Mapped[str] = mapped_column(String(32))
+    round_number: Mapped[int | None]
+    seat: Mapped[int | None]
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,459 @@
+"""A game through the web forms: set-up, the round screen, buys, the stock, scoring, the sheet."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Buy, Change, Game, RoundResult
+from tests.conftest import Table, make_app
+
+PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
+HX = {"HX-Request": "true"}
+
+# Seven rounds arranged so Anna and Ben tie on 45 and Anna went out more often.
+TIED_GAME = [
+    ("Anna", {"Ben": 20, "Carla": 30, "Dan": 40}),
+    ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
+    ("Anna", {"Ben": 5, "Carla": 30, "Dan": 40}),
+    ("Ben", {"Anna": 15, "Carla": 30, "Dan": 40}),
+    ("Anna", {"Ben": 10, "Carla": 30, "Dan": 40}),
+    ("Carla", {"Anna": 10, "Ben": 5, "Dan": 40}),
+    ("Dan", {"Anna": 10, "Ben": 5, "Carla": 30}),
+]
+
+
+def text(html: str) -> str:
+    """Page text with tags removed, entities decoded and white space folded."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def count(app: Flask, model: type) -> int:
+    """Rows of a model in the database."""
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(model)) or 0
+
+
+def play(table: Table, rounds: list[tuple[str | None, dict[str, int | str]]]) -> None:
+    """End each round in turn with who went out and the other hands."""
+    for number, (out, hands) in enumerate(rounds, start=1):
+        response = table.end_round(number, out, hands)
+        assert response.status_code == 303, text(response.get_data(as_text=True))
+
+
+def test_new_game_form_offers_every_rule_set(client: FlaskClient) -> None:
+    page = client.get("/games/new").get_data(as_text=True)
+    for key in ("may-i", "contract-rummy", "liverpool", "shanghai", "nine-rounds", "no-jokers"):
+        assert f'value="{key}"' in page
+
+
+def test_names_from_earlier_games_are_offered(table: Table, client: FlaskClient) -> None:
+    table.start(PLAYERS)
+    page = client.get("/games/new").get_data(as_text=True)
+    assert '<option value="Carla">' in page
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (["Anna"], "Enter at least two players."),
+        (["Anna", "anna"], "Each player needs a different name."),
+        (["Anna", "B" * 41], "Field cannot be longer than 40 characters."),
+    ],
+)
+def test_bad_players_are_refused_at_the_field_and_keep_what_was_typed(
+    app: Flask, client: FlaskClient, players: list[str], message: str
+) -> None:
+    data = {f"players-{i}": name for i, name in enumerate(players)}
+    response = client.post("/games/", data={"ruleset": "may-i", "first_dealer": "", **data})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert f'value="{players[0]}"' in page
+    assert count(app, Game) == 0
+
+
+def test_an_unknown_rule_set_is_refused(app: Flask, client: FlaskClient) -> None:
+    response = client.post("/games/", data={"ruleset": "poker", "players-0": "A", "players-1": "B"})
+    assert response.status_code == 422
+    assert "Not a valid choice" in response.get_data(as_text=True)
+    assert count(app, Game) == 0
+
+
+def test_a_table_too_small_for_the_rules_is_refused(app: Flask, client: FlaskClient) -> None:
+    data = {"ruleset": "contract-rummy", "players-0": "A", "players-1": "B", "first_dealer": "0"}
+    response = client.post("/games/", data=data)
+    assert response.status_code == 422
+    assert "3 to 8" in text(response.get_data(as_text=True))
+    assert count(app, Game) == 0
+
+
+def test_a_player_moves_up_the_seat_order(client: FlaskClient) -> None:
+    data = {"ruleset": "may-i", "players-0": "Anna", "players-1": "Ben", "move": "1"}
+    page = client.post("/games/", data=data).get_data(as_text=True)
+    assert page.index('value="Ben"') < page.index('value="Anna"')
+
+
+def test_cut_for_deal_picks_a_dealer_and_says_so(table: Table) -> None:
+    table.start(PLAYERS, first_dealer="")
+    page = text(table.page())
+    assert re.search(r"The app cut for deal: (Anna|Ben|Carla|Dan) deals first\.", page)
+
+
+def test_round_screen_shows_what_to_deal_and_the_contract(table: Table) -> None:
+    table.start(PLAYERS)
+    page = text(table.page())
+    assert "Round 1 of 7 · 2 books" in page
+    assert "10 cards each" in page
+    assert "2 decks + 4 jokers = 108 cards" in page
+    assert "Dealer Anna" in page
+    assert "Plays first Ben" in page
+
+
+def test_seven_players_play_with_three_decks(client: FlaskClient, table: Table) -> None:
+    table.start([f"P{i}" for i in range(7)])
+    assert "3 decks + 6 jokers = 162 cards" in text(table.page())
+
+
+def test_round_seven_reminds_there_is_no_final_discard(table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME[:6])
+    page = text(table.page())
+    assert "Round 7 of 7 · 3 runs" in page
+    assert "No final discard" in page
+    assert "12 cards each" in page
+
+
+def test_a_buy_updates_the_counter_as_a_fragment(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(f"{table.url}/buys", data={"seat": 1}, headers=HX)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert body.lstrip().startswith('<section id="buys"')
+    assert "<html" not in body
+    assert response.headers["HX-Trigger"] == "game-changed"
+    assert "2 buys left (1/3)" in text(body)
+
+
+def test_a_buy_without_htmx_redirects_to_the_round(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.buy("Ben")
+    assert response.status_code == 303
+    assert response.headers["Location"] == table.url
+
+
+def test_fourth_buy_in_a_round_is_refused(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    for _ in range(3):
+        assert table.buy("Ben").status_code == 303
+    response = table.buy("Ben")
+    assert response.status_code == 422
+    assert "The limit of 3 buys per round is reached." in response.get_data(as_text=True)
+    assert count(app, Buy) == 3
+
+
+def test_no_buys_rule_set_refuses_every_buy(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="no-buys")
+    response = table.buy("Ben")
+    assert response.status_code == 422
+    assert "There is no buying in this round." in response.get_data(as_text=True)
+    assert count(app, Buy) == 0
+
+
+def test_buys_start_again_in_the_next_round(table: Table) -> None:
+    table.start(PLAYERS)
+    for _ in range(3):
+        table.buy("Ben")
+    play(table, TIED_GAME[:1])
+    assert table.buy("Ben").status_code == 303
+
+
+def test_a_double_tap_records_one_buy(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.buy("Ben", action_id="tap-1")
+    table.buy("Ben", action_id="tap-1")
+    assert count(app, Buy) == 1
+
+
+def test_a_mis_tapped_buy_is_taken_back(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.buy("Carla")
+    response = table.client.post(f"{table.url}/buys/remove", data={"seat": 2}, headers=HX)
+    assert response.status_code == 200
+    assert count(app, Buy) == 0
+    refused = table.client.post(f"{table.url}/buys/remove", data={"seat": 2})
+    assert refused.status_code == 422
+    assert "no buy to take back" in refused.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("seat", ["9", "-1", "x", ""])
+def test_a_buy_for_a_seat_not_at_the_table_is_refused(app: Flask, table: Table, seat: str) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(f"{table.url}/buys", data={"seat": seat})
+    assert response.status_code == 422
+    assert count(app, Buy) == 0
+
+
+def test_the_arbiter_gives_the_card_to_the_nearest_caller(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(
+        f"{table.url}/arbiter", data={"discarder": "0", "callers": ["3", "2"]}, headers=HX
+    )
+    body = text(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "Dan: A caller nearer the discarder's left gets the card." in body
+    assert "Record the buy for Carla" in body
+
+
+def test_the_arbiter_needs_a_discarder(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(f"{table.url}/arbiter", data={"callers": ["2"]}, headers=HX)
+    assert response.status_code == 422
+    assert "Choose who discarded." in response.get_data(as_text=True)
+
+
+def test_first_run_out_says_to_shuffle_the_discards(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(f"{table.url}/run-outs", data={"seen": "0"}, headers=HX)
+    body = text(response.get_data(as_text=True))
+    assert "Shuffle the discard pile, keep its top card, and play on." in body
+    assert "The stock ran out 1 time this round." in body
+
+
+def test_second_run_out_ends_the_round_and_goes_to_scoring(table: Table) -> None:
+    table.start(PLAYERS)
+    table.run_out(0)
+    response = table.run_out(1)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"{table.url}/rounds/1"
+    form = table.page("/rounds/1")
+    assert re.search(r'<input checked[^>]*value="stock"', form)
+
+
+def test_two_phones_reporting_one_run_out_record_it_once(table: Table) -> None:
+    table.start(PLAYERS)
+    table.run_out(0)
+    table.run_out(0)
+    assert "The stock ran out 1 time this round." in text(table.page())
+
+
+def test_contract_rummy_reshuffles_every_time(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    for seen in range(3):
+        assert table.run_out(seen).status_code == 303
+    assert "The stock ran out 3 times this round." in text(table.page())
+
+
+def test_a_round_ended_by_the_stock_scores_everybody(table: Table) -> None:
+    table.start(PLAYERS)
+    table.run_out(0)
+    table.run_out(1)
+    response = table.end_round(1, None, {"Anna": 5, "Ben": "K 7 JK", "Carla": 12, "Dan": 3})
+    assert response.status_code == 303
+    sheet = text(table.page("/sheet"))
+    assert "Total 5 32 12 3" in sheet
+
+
+def test_going_out_is_refused_after_the_stock_ended_the_round(table: Table) -> None:
+    table.start(PLAYERS)
+    table.run_out(0)
+    table.run_out(1)
+    response = table.end_round(1, "Anna", {"Ben": 1, "Carla": 1, "Dan": 1})
+    assert response.status_code == 422
+    assert "The stock ended this round: nobody went out." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ("-5", "Points are a whole number from 0 to 10,000."),
+        ("ten", "Not a valid integer value."),
+        ("", "Enter the points or the cards left in hand."),
+    ],
+)
+def test_bad_points_are_refused_at_the_field(
+    app: Flask, table: Table, hand: str, message: str
+) -> None:
+    table.start(PLAYERS)
+    data = {"went_out": "0", "points_1": hand, "points_2": "5", "points_3": "5"}
+    response = table.client.post(f"{table.url}/rounds/1", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert 'value="5"' in page  # what was typed is kept
+    assert count(app, RoundResult) == 0
+
+
+def test_an_impossible_hand_is_refused(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.end_round(1, "Anna", {"Ben": "Q " * 9, "Carla": 1, "Dan": 1})
+    assert response.status_code == 422
+    assert "Q" in text(response.get_data(as_text=True))
+    assert count(app, RoundResult) == 0
+
+
+def test_a_zero_for_a_player_who_did_not_go_out_is_a_warning(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.end_round(1, "Anna", {"Ben": 0, "Carla": 5, "Dan": 5})
+    assert response.status_code == 303
+    assert "did not go out" in table.page()
+
+
+def test_tapping_cards_shows_the_running_sum(table: Table) -> None:
+    table.start(PLAYERS)
+    data = {"went_out": "0", "cards_1": "K", "tap": "1:JK"}
+    response = table.client.post(f"{table.url}/rounds/1/tap", data=data, headers=HX)
+    assert response.status_code == 200
+    assert 'data-testid="tally-1">25<' in response.get_data(as_text=True)
+
+
+def test_tapped_cards_are_stored_with_the_hand(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 1, "Dan": 1})
+    with app.app_context():
+        hand = db.session.scalar(select(RoundResult).where(RoundResult.seat == 1))
+        assert hand is not None
+        assert (hand.points, hand.cards) == (32, {"K": 1, "7": 1, "JK": 1})
+
+
+def test_a_whole_game_ends_with_the_tie_explained(table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME)
+    sheet = text(table.page("/sheet"))
+    assert "Total 45 45 180 240" in sheet
+    page = text(table.page())
+    assert "Final standings" in page
+    assert "Anna and Ben tied on 45." in page
+    assert "Anna went out in 3 rounds." in page
+    assert "Ben went out in 2 rounds." in page
+    assert page.index("Anna 45") < page.index("Ben 45")
+    assert "Play again with the same players" in page
+
+
+def test_a_tie_on_rounds_out_is_settled_by_a_tiebreaker_round(table: Table) -> None:
+    table.start(PLAYERS)
+    rounds = [
+        ("Anna", {"Ben": 10, "Carla": 50, "Dan": 50}),
+        ("Ben", {"Anna": 10, "Carla": 50, "Dan": 50}),
+        *[("Carla", {"Anna": 10, "Ben": 10, "Dan": 50})] * 5,
+    ]
+    play(table, rounds)
+    page = text(table.page())
+    assert "Tiebreaker round · 2 runs" in page
+    assert "Dealer Carla" not in page
+    response = table.client.post(f"{table.url}/rounds/8", data={"went_out": "1", "points_0": "7"})
+    assert response.status_code == 303
+    page = text(table.page())
+    assert "Final standings" in page
+    assert "Ben went out in the tiebreaker round and wins." in page
+
+
+def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME[:3])
+    form = table.page("/rounds/3")
+    assert 'value="5"' in form  # the recorded hand is filled in
+    response = table.end_round(3, "Anna", {"Ben": 15, "Carla": 30, "Dan": 40})
+    assert response.status_code == 303
+    sheet = text(table.page("/sheet"))
+    assert "Round 3: Ben 5 → 15" in sheet
+    assert "Total 10 35 90 120" in sheet
+
+
+def test_a_round_not_yet_reached_cannot_be_entered(table: Table) -> None:
+    table.start(PLAYERS)
+    assert table.client.get(f"{table.url}/rounds/3").status_code == 404
+    assert table.end_round(3, "Anna", {"Ben": 1, "Carla": 1, "Dan": 1}).status_code == 404
+
+
+def test_undo_takes_back_the_last_change(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME[:2])
+    table.buy("Dan")
+    table.client.post(f"{table.url}/undo")
+    assert count(app, Buy) == 0
+    table.client.post(f"{table.url}/undo")
+    page = text(table.page())
+    assert "Round 2 of 7" in page
+    assert "(undone)" in text(table.page("/sheet"))
+
+
+def test_undo_with_nothing_to_undo_says_so(table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(f"{table.url}/undo", follow_redirects=True)
+    assert "There is nothing to undo." in response.get_data(as_text=True)
+
+
+def test_every_action_is_in_the_history(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.buy("Ben")
+    table.run_out(0)
+    play(table, TIED_GAME[:1])
+    with app.app_context():
+        kinds = list(db.session.scalars(select(Change.kind).order_by(Change.id)))
+    assert kinds == ["create", "buy", "run_out", "result"]
+
+
+def test_play_again_seats_the_same_players(table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME)
+    response = table.client.post(f"{table.url}/again")
+    assert response.status_code == 303
+    assert response.headers["Location"] != table.url
+    page = text(table.client.get(response.headers["Location"]).get_data(as_text=True))
+    assert "Round 1 of 7" in page
+    assert all(name in page for name in PLAYERS)
+
+
+def test_a_game_survives_a_restart(table: Table, app: Flask) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME[:2])
+    # A new app on the same database stands in for a restarted server.
+    restarted = make_app(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
+    page = text(restarted.test_client().get(table.url).get_data(as_text=True))
+    with restarted.app_context():
+        db.engine.dispose()
+    assert "Round 3 of 7 · 2 runs" in page
+
+
+def test_an_unknown_game_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/games/999").status_code == 404
+    assert client.post("/games/999/buys", data={"seat": "0"}).status_code == 404
+
+
+def test_a_finished_game_refuses_buys(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME)
+    response = table.buy("Anna")
+    assert response.status_code == 422
+    assert "This game is over." in response.get_data(as_text=True)
+
+
+def test_home_page_lists_games_in_progress_and_finished(table: Table, client: FlaskClient) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME)
+    table.start(["Eva", "Fay"])
+    page = text(client.get("/").get_data(as_text=True))
+    assert "Games in progress Eva, Fay" in page
+    assert "Won by Anna" in page
+
+
+@pytest.mark.parametrize(
+    ("path", "root"),
+    [("/buys", "buys"), ("/stock", "stock"), ("/standings", "standings"), ("/sheet", "sheet")],
+)
+def test_fragment_routes_answer_a_page_or_the_fragment(table: Table, path: str, root: str) -> None:
+    table.start(PLAYERS)
+    page = table.client.get(table.url + path)
+    assert page.status_code == 200
+    assert "<html" in page.get_data(as_text=True)
+    assert "HX-Request" in page.headers["Vary"]
+    fragment = table.client.get(table.url + path, headers=HX).get_data(as_text=True)
+    assert fragment.lstrip().startswith(f'<section id="{root}"')
+    assert "<html" not in fragment
