@@ -4,10 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FLASK := $(BIN)/flask --app scorekeeper
-CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
+TRANSLATIONS := scorekeeper/translations
+CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
+# nmsg and _l mark strings the rules engine and forms translate later.
+KEYWORDS := -k _l -k nmsg:1,2
 
-.PHONY: install translations db run check test test-browser clean
+.PHONY: install translations extract db run check test clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,9 +21,15 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 %.mo: %.po $(STAMP)
-	$(BIN)/pybabel compile --use-fuzzy -i $< -o $@
+	$(BIN)/pybabel compile -q -i $< -o $@
 
 translations: $(COMPILED)
+
+# After adding or changing strings: refresh the template and every catalog, then translate.
+extract: install
+	$(BIN)/pybabel extract -q -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+		-o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update -q -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching
 
 db: install translations
 	$(FLASK) db upgrade

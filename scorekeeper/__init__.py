@@ -24,6 +24,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
 
     from . import (
         database,
+        errors,
         i18n,
         models,  # noqa: F401  (its tables join db.metadata for the migrations)
         security,
@@ -38,6 +39,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     htmx.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    errors.init_app(app)
     web.init_app(app)
 
     from .api.routes import bp as api_bp

@@ -33,6 +33,10 @@ class Game(db.Model):
     dealer_was_cut: Mapped[bool] = mapped_column(default=False)  # the app drew the first dealer
     decks: Mapped[int | None]  # the table's choice where the rules allow one
     version: Mapped[int] = mapped_column(default=0)  # bumped by every change
+    # Capability links: whoever holds one may edit (or only view) this game; no accounts.
+    # Requests find the game by id and compare the token in constant time (links.py).
+    edit_token: Mapped[str] = mapped_column(String(64))
+    view_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -121,5 +125,15 @@ class Change(db.Model):
     seat: Mapped[int | None]
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=0)  # the game's version this change made
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RetiredLink(db.Model):
+    """A link that was replaced, so its holder learns why it stopped working."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    token: Mapped[str] = mapped_column(String(64))
+    retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -43,6 +43,19 @@ def after_change(location: str, page: str, fragment: str, **context: Any) -> Res
     return respond(page, fragment, trigger="game-changed", **context)
 
 
+def go_to(location: str) -> Response:
+    """Send the browser to another page: 303 for a plain form, HX-Redirect for htmx.
+
+    An htmx request would follow a 303 inside its XHR and swap the whole page into the fragment.
+    """
+    if not wants_fragment():
+        return redirect(location, code=303)
+    response = Response(status=204)
+    response.headers["HX-Redirect"] = location
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
 def field_errors(error: RuleError) -> dict[str, list[str]]:
     """A rules refusal as form errors under its field."""
     return {error.field or "form": [translate(error.message)]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -19,8 +20,10 @@ from ..rules.serialize import ruleset_to_dict
 from ..rules.stock import RunOut, stock_ran_out
 from ..rules.table import TableSetup, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
-from . import history
+from . import history, links
 from .state import CurrentRound, GameState, game_state
+
+MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
 
 
 @dataclass(frozen=True)
@@ -35,10 +38,18 @@ def create_game(
     rules: RuleSet, names: Sequence[str], first_dealer: int | None, decks: int | None = None
 ) -> Game:
     """Seat the players in order and pick the first dealer, at random when the table cuts."""
+    if len({name.casefold() for name in names}) != len(names):
+        raise RuleError(msg(N_("Each player needs a different name.")), field="players")
     cut = first_dealer is None
+    table_setup(rules, len(names), 1, first_dealer or 0, decks)  # refuses a bad table first
     dealer = secrets.randbelow(len(names)) if first_dealer is None else first_dealer
-    table_setup(rules, len(names), 1, dealer, decks)  # refuses a bad table before anything
-    game = Game(rules_json=ruleset_to_dict(rules), first_dealer=dealer, dealer_was_cut=cut)
+    game = Game(
+        rules_json=ruleset_to_dict(rules),
+        first_dealer=dealer,
+        dealer_was_cut=cut,
+        edit_token=links.new_token(),
+        view_token=links.new_token(),
+    )
     game.decks = decks
     game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
     db.session.add(game)
@@ -90,9 +101,11 @@ def remove_buy(game: Game, seat: int, action_id: str | None = None) -> None:
 def record_run_out(game: Game, seen: int | None = None, action_id: str | None = None) -> RunOut:
     """Record that the stock ran out; two phones tapping for one event record it once."""
     state, current = _playing(game)
-    if seen is not None and seen != current.run_outs:
-        return stock_ran_out(state.rules, current.run_outs - 1)  # already recorded elsewhere
-    if history.already_done(game, action_id):
+    if seen is not None and seen > current.run_outs:
+        raise RuleError(msg(N_("The stock has not run out that often yet.")), field="seen")
+    already = seen is not None and seen < current.run_outs
+    if (already or history.already_done(game, action_id)) and current.run_outs:
+        # Another phone (or a double tap) recorded this run-out: answer what it was.
         return stock_ran_out(state.rules, current.run_outs - 1)
     outcome = stock_ran_out(state.rules, current.run_outs)
     record_ = _round_record(game, current)
@@ -122,30 +135,15 @@ def record_result(
         return []
     state = game_state(game)
     seats = _round_seats(state, number)
+    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
+        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
     current = state.current
     if current and number == current.number and current.ended_by_stock and went_out is not None:
         raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
     results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
     record_ = state.rounds.get(number) or _round_record(game, state.current)
     before = history.snapshot(record_)
-    history.restore(
-        record_,
-        {
-            "ended_by_stock": went_out is None,
-            "cut_bonus_seat": cut_bonus_seat,
-            "results": [
-                {
-                    "seat": seat,
-                    "went_out": seat == went_out,
-                    "points": result.points,
-                    "cards": dict(hands[seat].counts)
-                    if seat in hands and hands[seat].counts
-                    else None,
-                }
-                for seat, result in zip(seats, results, strict=True)
-            ],
-        },
-    )
+    history.restore(record_, _round_end(seats, results, hands, went_out, cut_bonus_seat))
     _check_consistent(game)
     history.record(
         game,
@@ -157,6 +155,34 @@ def record_result(
     )
     db.session.commit()
     return [w for w in (zero_warning(r) for r in results) if w is not None]
+
+
+def _round_end(
+    seats: Sequence[int],
+    results: Sequence[HandResult],
+    hands: Mapping[int, Hand],
+    went_out: int | None,
+    cut_bonus_seat: int | None,
+) -> dict[str, Any]:
+    """A round's end as the history stores it; tapped cards are kept to settle disputes."""
+    return {
+        "ended_by_stock": went_out is None,
+        "cut_bonus_seat": cut_bonus_seat,
+        "results": [
+            {
+                "seat": seat,
+                "went_out": seat == went_out,
+                "points": result.points,
+                "cards": None if seat == went_out or seat not in hands else _counts(hands[seat]),
+            }
+            for seat, result in zip(seats, results, strict=True)
+        ],
+    }
+
+
+def _counts(hand: Hand) -> dict[str, int] | None:
+    """The tapped cards of a hand, or None when its points were typed."""
+    return dict(hand.counts) if hand.counts else None
 
 
 def undo_last(game: Game, action_id: str | None = None) -> None:
@@ -243,18 +269,19 @@ def _hand_result(
             raise RuleError(error.message, field=f"hands.{seat}") from error
     else:
         points = hand.points or 0
-    if points < 0:
-        raise RuleError(msg(N_("Points cannot be negative.")), field=f"hands.{seat}")
+    if not 0 <= points <= MAX_POINTS:
+        message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
+        raise RuleError(message, field=f"hands.{seat}")
     return HandResult(points=points, cut_bonus=cut)
 
 
 def setup_for(state: GameState, number: int) -> TableSetup:
     """The deck set-up a round was played with, to check tapped cards against."""
-    players = state.players
     if number > len(state.rules.rounds):
         seats = len(_round_seats(state, number))
         return tiebreaker_setup(state.rules, seats, 0, decks=state.game.decks)
-    return table_setup(state.rules, players, number, state.game.first_dealer, state.game.decks)
+    # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
+    return table_setup(state.rules, state.players, 1, state.game.first_dealer, state.game.decks)
 
 
 def _check_consistent(game: Game) -> None:

@@ -15,8 +15,9 @@ from ..rules.messages import N_, Message, msg
 def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
     """Add one change to the game's history and bump its version."""
     change = Change(game_id=game.id, kind=kind, action_id=action_id or None, **facts)
-    db.session.add(change)
     game.version += 1
+    change.version = game.version
+    db.session.add(change)
     game.updated_at = utcnow()
     return change
 

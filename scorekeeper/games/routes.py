@@ -13,7 +13,7 @@ from ..models import Player
 from ..rules.arbiter import arbitrate
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
-from ..web import after_change, field_errors, respond
+from ..web import after_change, field_errors, go_to, respond
 from . import actions, history
 from .forms import NewGameForm
 from .state import game_state, load_game
@@ -162,10 +162,7 @@ def run_out(game_id: int) -> Response:
         )
     state = game_state(load_game(game_id))
     if outcome.ends_round and state.current is not None:
-        target = url_for("rounds.edit", game_id=game_id, number=state.current.number)
-        response = redirect(target, code=303)
-        response.headers["HX-Redirect"] = target
-        return response
+        return go_to(url_for("rounds.edit", game_id=game_id, number=state.current.number))
     return after_change(
         url_for("games.show", game_id=game_id),
         "games/show.html",

@@ -1,0 +1,40 @@
+"""Error pages in the table's language (the API answers problem+json instead)."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+
+def _messages(code: int) -> tuple[str, str]:
+    """Title and explanation for an error page."""
+    if code == 403:
+        return _("View only"), _("This link can show the game but not change it.")
+    if code == 410:
+        return _("This link was replaced"), _(
+            "This link was replaced; ask the table for the new one."
+        )
+    if code == 404:
+        return _("Not found"), _("There is no such page. Check the link, or ask the table.")
+    if code == 400:
+        return _("Please try again"), _(
+            "The form was out of date or incomplete. Reload the page and try again."
+        )
+    return _("Something went wrong"), _("The request could not be handled. Try again.")
+
+
+def handle_http_error(error: HTTPException) -> Response | HTTPException:
+    """Render 4xx pages for people; leave the API's own handlers to answer JSON."""
+    if request.path.startswith("/api/") or error.code is None or error.code < 400:
+        return error
+    title, message = _messages(error.code)
+    body = render_template("errors.html", title=title, message=message)
+    return Response(body, status=error.code, mimetype="text/html")
+
+
+def init_app(app: Flask) -> None:
+    """Register the error pages."""
+    for code in (400, 403, 404, 405, 410, 413):
+        app.register_error_handler(code, handle_http_error)

@@ -1,0 +1,101 @@
+"""The OpenAPI document covers every route, and every answer fits what it documents."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .conftest import Api
+from .schema import problems
+
+AUTOMATIC = {"HEAD", "OPTIONS"}
+
+
+def openapi_path(rule: str) -> str:
+    """Flask's /games/<int:game_id> as OpenAPI's /games/{game_id}."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def test_every_api_route_is_documented_with_its_methods(app: Flask, client: FlaskClient) -> None:
+    paths = client.get("/api/openapi.json").json["paths"]
+    routes: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            methods = {m.lower() for m in (rule.methods or set()) - AUTOMATIC}
+            routes.setdefault(openapi_path(rule.rule), set()).update(methods)
+            for method in methods:
+                assert paths[openapi_path(rule.rule)][method][
+                    "operationId"
+                ] == rule.endpoint.removeprefix("api.")
+    assert {path: set(ops) for path, ops in paths.items()} == routes
+    assert any(path.startswith("/api/v1/games/{game_id}") for path in routes)
+
+
+def test_the_document_is_openapi_3_1_and_every_reference_resolves(client: FlaskClient) -> None:
+    document = client.get("/api/openapi.json").json
+    assert document["openapi"] == "3.1.0"
+    schemas = document["components"]["schemas"]
+    refs = re.findall(
+        r'"#/components/schemas/([^"]+)"', client.get("/api/openapi.json").get_data(as_text=True)
+    )
+    assert refs and set(refs) <= set(schemas)
+    assert "Problem" in refs
+
+
+def test_every_answer_fits_the_documented_schema(app: Flask, api: Api) -> None:
+    document = api.client.get("/api/openapi.json").json
+    schemas = document["components"]["schemas"]
+    adapter = app.url_map.bind("localhost")
+    game = api.start()["id"]
+    calls: list[tuple[str, str, Any]] = [
+        ("get", "/api/v1/rulesets", None),
+        ("get", "/api/v1/rulesets/liverpool", None),
+        ("get", "/api/v1/rulesets/nope", None),
+        (
+            "post",
+            "/api/v1/games",
+            {"ruleset": "liverpool", "players": ["A", "B", "C"], "decks": None},
+        ),
+        ("post", "/api/v1/games", {"ruleset": "may-i", "players": ["A"]}),
+        ("get", f"/api/v1/games/{game}", None),
+        ("post", f"/api/v1/games/{game}/buys", {"seat": 1, "action_id": "a1"}),
+        ("post", f"/api/v1/games/{game}/buys", {"seat": 1, "action_id": "a1"}),
+        ("post", f"/api/v1/games/{game}/buys/remove", {"seat": 1}),
+        ("post", f"/api/v1/games/{game}/buys/remove", {"seat": 1}),
+        ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2, 3]}),
+        ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2], "record": True}),
+        ("post", f"/api/v1/games/{game}/run-outs", {"seen": 0}),
+        (
+            "put",
+            f"/api/v1/games/{game}/rounds/1",
+            {
+                "went_out": 0,
+                "hands": {"1": {"points": 0}, "2": {"cards": "KC JK"}, "3": {"counts": {"A": 2}}},
+                "cut_bonus_seat": None,
+            },
+        ),
+        ("put", f"/api/v1/games/{game}/rounds/2", {"went_out": 0, "hands": {}}),
+        ("post", f"/api/v1/games/{game}/undo", {"action_id": "u1"}),
+        ("get", f"/api/v1/games/{game}/history", None),
+        ("get", "/api/v1/games/999", None),
+        ("post", f"/api/v1/games/{game}/undo", None),
+        ("post", "/api/v1/tally", {"cards": "KC 7H JK", "ruleset": "shanghai", "players": 3}),
+        ("post", "/api/v1/tally", {"counts": {"K": 1}}),
+        ("post", "/api/v1/melds/check", {"round": 1, "melds": [["9S", "9H", "9S"], "KC KD JK"]}),
+        ("post", "/api/v1/melds/check", {"meld": "9S 9H", "kind": "book", "round": None}),
+    ]
+    for method, url, body in calls:
+        response = getattr(api.client, method)(url, json=body, headers=api.headers)
+        endpoint, _ = adapter.match(url, method=method.upper())
+        rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+        operation = document["paths"][openapi_path(rule.rule)][method]
+        answer = operation["responses"][str(response.status_code)]
+        ((media_type, content),) = answer["content"].items()
+        assert response.mimetype == media_type, (url, response.status_code)
+        assert problems(response.json, content["schema"], schemas) == [], (method, url)
+        if body is not None and response.status_code < 400:
+            request_schema = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert problems(body, request_schema, schemas) == [], (method, url)
