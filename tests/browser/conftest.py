@@ -1,0 +1,108 @@
+"""Browser fixtures: the app on a live server, Debian's Chromium, a phone-sized page."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask_migrate import downgrade, upgrade
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from tests.conftest import make_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(__file__).parent.parent / "artifacts"
+# Chromium reports a CSP refusal as a console message only sometimes; the event always fires.
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`);
+});
+"""
+
+EXPECTED_REFUSAL = re.compile(r"Failed to load resource: .* status of 422\b")
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """Serve requests without logging each one to the test output."""
+
+    def log_request(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+@pytest.fixture
+def live_server(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """The app with CSRF on, its schema from the migrations, served on a free local port."""
+    app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=10)
+    server.server_close()
+    with app.app_context():
+        from scorekeeper.extensions import db
+
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright; skipped (or failed in CI) when it is missing."""
+    if not CHROMIUM.exists():
+        reason = f"Chromium not found at {CHROMIUM}; browser tests skipped"
+        if os.environ.get("SCOREKEEPER_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server: str) -> Iterator[Page]:
+    """A fresh phone-sized page on the live server; any console error or CSP violation fails."""
+    context = browser.new_context(viewport=PHONE, locale="en-US", base_url=live_server)
+    context.set_default_timeout(5_000)
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
+    page = context.new_page()
+    errors: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        # A 422 is the app's answer to a refused form (STYLE.md), not a fault of the page.
+        if message.type == "error" and not EXPECTED_REFUSAL.match(message.text):
+            errors.append(f"{message.text} ({message.location.get('url', '')})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    yield page
+    context.close()
+    if errors:
+        pytest.fail("Console errors or CSP violations:\n" + "\n".join(errors), pytrace=False)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """The git-ignored folder for screenshots."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
