@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
 
-from ..games.actions import Hand
+from ..games.actions import Hand, setup_for
 from ..games.state import GameState
-from ..rules.arbiter import BuyRuling, arbitrate
 from ..rules.cards import Card
 from ..rules.errors import RuleError
 from ..rules.melds import BOOK, MeldCheck, check_book, check_run
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.table import TableSetup
 from ..rules.tally import hand_points, points_from_counts
 from .parse import MAX_NUMBER, SEAT_OUTSIDE, Body
 
@@ -102,44 +100,7 @@ def round_setup(state: GameState, number: int) -> TableSetup | None:
     record = state.rounds.get(number)
     if record is None or not record.results:
         return None
-    game = state.game
-    if number > len(state.rules.rounds):
-        tied = len(record.tiebreak_seats or ())
-        return tiebreaker_setup(state.rules, tied, 0, decks=game.decks)
-    # Decks and jokers depend on the table, not the round: round 1's set-up tells them.
-    return table_setup(state.rules, state.players, 1, game.first_dealer, game.decks)
-
-
-def rule_on_call(
-    state: GameState, discarder: int, callers: Collection[int], turn_player_draws: bool
-) -> BuyRuling:
-    """Who gets a discard now, with this round's buys and its last buyer, in game seats."""
-    current = state.current
-    if current is None:
-        raise RuleError(msg(N_("This game is over.")), field="game")
-    seats = current.seats  # a tiebreaker is played by the tied players only, in seat order
-    for field, asked in (("discarder", (discarder,)), ("callers", tuple(callers))):
-        if any(seat not in seats for seat in asked):
-            raise RuleError(msg(N_("That player is not in this round.")), field=field)
-    local = {seat: index for index, seat in enumerate(seats)}
-    game_buys = {seat: sum(state.buys_in(n)[seat] for n in state.rounds) for seat in seats}
-    ruling = arbitrate(
-        state.rules,
-        current.number,
-        len(seats),
-        local[discarder],
-        [local[seat] for seat in callers],
-        {local[seat]: used for seat, used in current.buys.items()},
-        turn_player_draws=turn_player_draws,
-        last_buyer=local.get(current.last_buyer) if current.last_buyer is not None else None,
-        game_buys_used={local[seat]: used for seat, used in game_buys.items()},
-    )
-    return BuyRuling(
-        winner=None if ruling.winner is None else seats[ruling.winner],
-        is_buy=ruling.is_buy,
-        refusals={seats[index]: reason for index, reason in ruling.refusals.items()},
-        explanation=ruling.explanation,
-    )
+    return setup_for(state, number)
 
 
 def check_meld(rules: RuleSet, kind: str, cards: list[Card], number: int | None) -> MeldCheck:

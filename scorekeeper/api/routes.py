@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from ..games import actions
+from ..games.calls import rule_on_call
 from ..games.history import changes
 from ..games.state import game_state, load_game
 from ..i18n import translate
@@ -18,7 +19,7 @@ from ..rules.table import table_setup
 from . import openapi, problems
 from .access import open_game
 from .parse import read_body
-from .play import check_meld, points_of, read_hands, read_tapped, rule_on_call
+from .play import check_meld, points_of, read_hands, read_tapped
 from .problems import Problem
 from .serialize import change_json, game_json, ruleset_json, ruling_json
 

@@ -10,15 +10,16 @@ from werkzeug.wrappers import Response
 from ..extensions import db
 from ..i18n import translate
 from ..models import Player
-from ..rules.arbiter import arbitrate
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
 from ..web import after_change, field_errors, go_to, respond
 from . import actions, history
+from .calls import rule_on_call
 from .forms import NewGameForm
 from .state import game_state, load_game
 
 bp = Blueprint("games", __name__, url_prefix="/games")
+ARBITER_PAGE, ARBITER = "games/show.html", "games/_arbiter.html"
 
 
 def _new_page(form: NewGameForm, status: int = 200) -> Response:
@@ -116,25 +117,34 @@ def remove_buy(game_id: int) -> Response:
 def arbiter(game_id: int) -> Response:
     """Say who gets a discard among the players who called "May I?"."""
     state = game_state(load_game(game_id))
-    current = state.current
     discarder = request.form.get("discarder", type=int)
     callers = request.form.getlist("callers", type=int)
-    if current is None or discarder not in current.seats:
-        error = {"discarder": [_("Choose who discarded.")]}
-        return respond(
-            "games/show.html", "games/_arbiter.html", 422, state=state, arbiter_errors=error
-        )
-    ruling = arbitrate(
-        state.rules,
-        current.number,
-        len(current.seats),
-        current.seats.index(discarder),
-        [current.seats.index(c) for c in callers if c in current.seats],
-        {current.seats.index(s): n for s, n in current.buys.items()},
-        turn_player_draws=bool(request.form.get("turn_player_draws")),
-        last_buyer=None if current.last_buyer is None else current.seats.index(current.last_buyer),
-    )
-    return respond("games/show.html", "games/_arbiter.html", state=state, ruling=ruling)
+    draws = bool(request.form.get("turn_player_draws"))
+    if discarder is None:
+        errors = {"discarder": [_("Choose who discarded.")]}
+        return respond(ARBITER_PAGE, ARBITER, 422, state=state, arbiter_errors=errors)
+    try:
+        ruling = rule_on_call(state, discarder, callers, draws)
+    except RuleError as error:
+        errors = field_errors(error)
+        return respond(ARBITER_PAGE, ARBITER, 422, state=state, arbiter_errors=errors)
+    return respond(ARBITER_PAGE, ARBITER, state=state, ruling=ruling)
+
+
+@bp.post("/<int:game_id>/arbiter/buys")
+def arbiter_buy(game_id: int) -> Response:
+    """Record the buy the arbiter gave, and close its ruling."""
+    game = load_game(game_id)
+    seat = request.form.get("seat", type=int)
+    try:
+        actions.record_buy(game, -1 if seat is None else seat, request.form.get("action_id"))
+    except RuleError as error:
+        state = game_state(load_game(game_id))
+        errors = {"discarder": [translate(error.message)]}
+        return respond(ARBITER_PAGE, ARBITER, 422, state=state, arbiter_errors=errors)
+    state = game_state(load_game(game_id))
+    location = url_for("games.show", game_id=game_id)
+    return after_change(location, ARBITER_PAGE, ARBITER, state=state, recorded=seat)
 
 
 @bp.get("/<int:game_id>/stock")

@@ -77,9 +77,10 @@ def hand(page: Page, name: str) -> Locator:
     return page.get_by_role("group", name=name, exact=True)
 
 
-def rank_button(cards: Locator, code: str, taps: str = r"\d*") -> Locator:
-    """A card button of a hand; once tapped its name carries the count ("K 2")."""
-    return cards.get_by_role("button", name=re.compile(rf"^{re.escape(code)}\s*{taps}$"))
+def rank_button(cards: Locator, code: str, taps: str | None = None) -> Locator:
+    """A card button of a hand; once tapped its name carries the count ("K, 2 tapped")."""
+    suffix = r"(, \d+ tapped)?" if taps is None else rf", {taps} tapped"
+    return cards.get_by_role("button", name=re.compile(rf"^{re.escape(code)}{suffix}$"))
 
 
 def tap_cards(page: Page, name: str, codes: list[str]) -> list[int]:

@@ -457,3 +457,22 @@ def test_fragment_routes_answer_a_page_or_the_fragment(table: Table, path: str, 
     fragment = table.client.get(table.url + path, headers=HX).get_data(as_text=True)
     assert fragment.lstrip().startswith(f'<section id="{root}"')
     assert "<html" not in fragment
+
+
+def test_recording_the_arbiters_buy_closes_the_ruling(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    response = table.client.post(f"{table.url}/arbiter/buys", data={"seat": "2"}, headers=HX)
+    body = text(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert response.headers["HX-Trigger"] == "game-changed"
+    assert "Buy recorded for Carla." in body
+    assert "Record the buy" not in body
+    assert count(app, Buy) == 1
+
+
+def test_the_arbiter_refuses_a_caller_not_at_the_table(table: Table) -> None:
+    table.start(PLAYERS)
+    data = {"discarder": "0", "callers": ["7"]}
+    response = table.client.post(f"{table.url}/arbiter", data=data, headers=HX)
+    assert response.status_code == 422
+    assert "That player is not in this round." in response.get_data(as_text=True)
