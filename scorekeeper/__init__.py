@@ -43,6 +43,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     web.init_app(app)
 
     from .api.routes import bp as api_bp
+    from .games.play import bp as play_bp
     from .games.rounds import bp as rounds_bp
     from .games.routes import bp as games_bp
     from .main.routes import bp as main_bp
@@ -53,5 +54,6 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     # cannot send without a CORS preflight; that protects it in place of a CSRF token.
     csrf.exempt(api_bp)
     app.register_blueprint(games_bp)
+    app.register_blueprint(play_bp)
     app.register_blueprint(rounds_bp)
     return app

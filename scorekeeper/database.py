@@ -1,23 +1,47 @@
-"""Per-connection database settings."""
+"""Per-connection database settings, and the per-game lock every change takes."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, select
+from sqlalchemy.engine import Connection
 
 from .extensions import db
+from .models import Game
+
+IMMEDIATE = "scorekeeper_immediate"  # execution option: take SQLite's write lock at BEGIN
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """Turn on WAL and foreign keys for every SQLite connection."""
+    """Turn on WAL and foreign keys for every SQLite connection; let SQLAlchemy say BEGIN."""
     cursor = dbapi_connection.cursor()
     # WAL lets phones read the score sheet while another phone writes.
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+    # pysqlite would BEGIN lazily at the first write, too late to lock; _sqlite_begin does it.
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """Begin each transaction; a change takes the write lock first so it sees the latest facts."""
+    immediate = connection.get_execution_options().get(IMMEDIATE)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def lock_game(game_id: int) -> None:
+    """Serialize changes to one game: the first statement of a request that changes it.
+
+    PostgreSQL locks the game's row; SQLite, which locks whole databases, takes its write
+    lock at BEGIN. Either way a second phone's change waits, then sees the first one's.
+    """
+    if db.engine.dialect.name == "sqlite":
+        db.session.connection(execution_options={IMMEDIATE: True})
+        return
+    db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
 
 
 def init_app(app: Flask) -> None:
@@ -25,3 +49,4 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
+            event.listen(db.engine, "begin", _sqlite_begin)

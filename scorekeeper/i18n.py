@@ -23,15 +23,17 @@ def select_locale() -> str | None:
 
 def translate(message: Message) -> str:
     """A rules-engine message in the table's language."""
-    params = {
-        key: format_list(list(value), locale=str(get_locale()))
-        if isinstance(value, tuple)
-        else value
-        for key, value in message.params.items()
-    }
+    params = {key: _localized(value) for key, value in message.params.items()}
     if message.plural is not None and message.count is not None:
         return ngettext(message.template, message.plural, message.count, **params)
     return gettext(message.template, **params)
+
+
+def _localized(value: object) -> object:
+    """A parameter in the table's language: lists joined, nested messages translated."""
+    if isinstance(value, tuple):
+        return format_list(list(value), locale=str(get_locale()))
+    return translate(value) if isinstance(value, Message) else value
 
 
 def current_locale() -> str:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import Flask, redirect, render_template
+import segno
+from flask import Flask, g, redirect, render_template
 from flask_babel import format_date, format_time
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .extensions import htmx
@@ -77,10 +79,24 @@ def rank_buttons() -> list[tuple[str, str]]:
     return [(rank.code, rank_letter(rank, current_locale())) for rank in ranks]
 
 
+def can_edit() -> bool:
+    """Whether this request came in through the game's edit link."""
+    access = g.get("access")
+    return access is not None and bool(access.can_edit)
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of a link as inline SVG, drawn here: no outside service sees the link."""
+    code = segno.make(url, error="m")
+    return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
+
+
 def init_app(app: Flask) -> None:
     """Make the helpers the templates use available to them."""
     app.jinja_env.globals.update(
         new_action_id=new_action_id,
+        can_edit=can_edit,
+        qr_svg=qr_svg,
         contract_words=contract_words,
         rank_buttons=rank_buttons,
         describe_change=describe,

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import downgrade, upgrade
+from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
@@ -75,6 +78,27 @@ def make_app(database_url: str, instance_path: str, **overrides: object) -> Flas
     app = create_app(config)
     app.instance_path = instance_path
     return app
+
+
+class QuietHandler(WSGIRequestHandler):
+    """Serve requests without logging each one to the test output."""
+
+    def log_request(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+@contextmanager
+def serving(app: Flask, handler: type[WSGIRequestHandler] = QuietHandler) -> Iterator[str]:
+    """Serve the app on a free local port in threads, as a real server would; yield its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=handler)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
 
 
 @pytest.fixture

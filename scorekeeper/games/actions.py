@@ -26,6 +26,13 @@ from .state import CurrentRound, GameState, game_state
 MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
 
 
+CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
+
+
+class Conflict(RuleError):
+    """Another phone changed the same thing after this phone last saw the game."""
+
+
 @dataclass(frozen=True)
 class Hand:
     """What a player held at the end of a round: typed points, or cards counted per rank."""
@@ -59,11 +66,14 @@ def create_game(
     return game
 
 
-def record_buy(game: Game, seat: int, action_id: str | None = None) -> None:
+def record_buy(
+    game: Game, seat: int, action_id: str | None = None, base_version: int | None = None
+) -> None:
     """Record a "May I?" buy, unless the rules refuse it (cap, twice in a row)."""
     if history.already_done(game, action_id):
         return
     state, current = _playing(game, seat)
+    _check_buys_unchanged(state, current, seat, base_version)
     refusal = buy_refusal(
         state.rules,
         current.number,
@@ -84,11 +94,14 @@ def record_buy(game: Game, seat: int, action_id: str | None = None) -> None:
     db.session.commit()
 
 
-def remove_buy(game: Game, seat: int, action_id: str | None = None) -> None:
+def remove_buy(
+    game: Game, seat: int, action_id: str | None = None, base_version: int | None = None
+) -> None:
     """Take back a player's last buy this round (a mis-tap)."""
     if history.already_done(game, action_id):
         return
-    _state, current = _playing(game, seat)
+    state, current = _playing(game, seat)
+    _check_buys_unchanged(state, current, seat, base_version)
     record_ = _round_record(game, current)
     mine = [buy for buy in record_.buys if buy.seat == seat]
     if not mine:
@@ -129,10 +142,20 @@ def record_result(
     hands: Mapping[int, Hand],
     cut_bonus_seat: int | None = None,
     action_id: str | None = None,
+    base_version: int | None = None,
 ) -> list[Message]:
     """Record or correct how a round ended; returns warnings (a zero for someone not out)."""
     if history.already_done(game, action_id):
         return []
+    if base_version is not None and history.changes_since(game, base_version, number):
+        message = msg(
+            N_(
+                "Round %(number)s was changed on another phone meanwhile. The form shows "
+                "its values now: check them and save again."
+            ),
+            number=number,
+        )
+        raise Conflict(message, field="round")
     state = game_state(game)
     seats = _round_seats(state, number)
     if cut_bonus_seat is not None and cut_bonus_seat not in seats:
@@ -185,19 +208,56 @@ def _counts(hand: Hand) -> dict[str, int] | None:
     return dict(hand.counts) if hand.counts else None
 
 
-def undo_last(game: Game, action_id: str | None = None) -> None:
-    """Undo the newest change that is not yet undone."""
+def undo_last(game: Game, action_id: str | None = None, base_version: int | None = None) -> None:
+    """Undo the newest change that is not yet undone, if it is the one this phone saw."""
     if history.already_done(game, action_id):
         return
     change = history.last_undoable(game)
     if change is None or change.kind == "create":
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
+    newer = [] if base_version is None else history.changes_since(game, base_version)
+    if newer:
+        what = history.describe(newer[-1], tuple(s.player.name for s in game.seats))
+        message = msg(
+            N_("Another change came in meanwhile: %(what)s. Undo again if you still want to."),
+            what=what,
+        )
+        raise Conflict(message, field="undo")
     history.reverse(game, change)
     _check_consistent(game)
     history.record(
-        game, "undo", action_id, round_number=change.round_number, before={"change_id": change.id}
+        game,
+        "undo",
+        action_id,
+        round_number=change.round_number,
+        seat=change.seat,
+        before={"change_id": change.id},
     )
     db.session.commit()
+
+
+def rotate_link(game: Game, role: links.Role) -> str:
+    """Replace the game's edit or view link; the history notes it, never the link itself."""
+    token = links.rotate(game, role)
+    history.record(game, "rotate_link", None, after={"role": role})
+    db.session.commit()
+    return token
+
+
+def _check_buys_unchanged(
+    state: GameState, current: CurrentRound, seat: int, base_version: int | None
+) -> None:
+    """Refuse a buy change when this player's buys changed since the phone last saw them."""
+    if base_version is None or not history.changes_since(
+        state.game, base_version, current.number, seat
+    ):
+        return
+    message = msg(
+        N_("Meanwhile %(name)s's buys changed: now %(count)s. Tap again if you still mean it."),
+        name=state.names[seat],
+        count=current.buys[seat],
+    )
+    raise Conflict(message, field="seat")
 
 
 def _player(name: str) -> Player:

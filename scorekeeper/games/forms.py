@@ -119,6 +119,7 @@ def round_form(seats: list[tuple[int, str]], allow_stock: bool, cut_bonus: bool)
             default="",
         )
         action_id = HiddenField()
+        version = IntegerField(widget=HiddenInput(), validators=[Optional()])
 
     for seat, _name in seats:
         points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])

@@ -30,6 +30,18 @@ def already_done(game: Game, action_id: str | None) -> bool:
     return db.session.scalar(query) is not None
 
 
+def changes_since(
+    game: Game, version: int, round_number: int | None = None, seat: int | None = None
+) -> list[Change]:
+    """Changes made after the version a phone saw, optionally to one round or one seat."""
+    query = select(Change).where(Change.game_id == game.id, Change.version > version)
+    if round_number is not None:
+        query = query.where(Change.round_number == round_number)
+    if seat is not None:
+        query = query.where(Change.seat == seat)
+    return list(db.session.scalars(query.order_by(Change.id)))
+
+
 def changes(game: Game) -> list[Change]:
     """The game's history, newest first."""
     query = select(Change).where(Change.game_id == game.id).order_by(Change.id.desc())
@@ -37,10 +49,14 @@ def changes(game: Game) -> list[Change]:
 
 
 def last_undoable(game: Game) -> Change | None:
-    """The newest change that is not an undo and has not been undone."""
+    """The newest change to the play that has not been undone (links stay replaced)."""
     query = (
         select(Change)
-        .where(Change.game_id == game.id, Change.undone_at.is_(None), Change.kind != "undo")
+        .where(
+            Change.game_id == game.id,
+            Change.undone_at.is_(None),
+            Change.kind.not_in(("undo", "rotate_link")),
+        )
         .order_by(Change.id.desc())
         .limit(1)
     )
@@ -104,6 +120,10 @@ def describe(change: Change, names: tuple[str, ...]) -> Message:
         return msg(N_("Undo"))
     if change.kind == "create":
         return msg(N_("Game started"))
+    if change.kind == "rotate_link":
+        if (change.after or {}).get("role") == "edit":
+            return msg(N_("The edit link was replaced"))
+        return msg(N_("The view link was replaced"))
     return _describe_result(change, names)
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from flask import abort, session
+from flask import Blueprint, abort, current_app, g, request, session
 from sqlalchemy import select
 
+from ..database import lock_game
 from ..extensions import db
 from ..models import Game, RetiredLink
 
 TOKEN_BYTES = 24  # 192 bits from the OS's CSPRNG; a link is as strong as a password
 REMEMBERED_GAMES = 20
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 Role = Literal["edit", "view"]
 
 
@@ -29,6 +31,12 @@ class Access:
     def can_edit(self) -> bool:
         """Only the edit link changes anything."""
         return self.role == "edit"
+
+
+def require_edit() -> None:
+    """Refuse a page that only an editor uses (403) to a view link."""
+    if not current_access().can_edit:
+        abort(403)
 
 
 def new_token() -> str:
@@ -79,3 +87,39 @@ def _was_retired(game_id: int, token: str) -> bool:
     query = select(RetiredLink.token).where(RetiredLink.game_id == game_id)
     retired = db.session.scalars(query)
     return any(secrets.compare_digest(token.encode(), old.encode()) for old in retired)
+
+
+def protect(bp: Blueprint) -> None:
+    """Open the game link in each of the blueprint's URLs; a view link changes nothing."""
+    bp.url_value_preprocessor(_open_from_url)
+    bp.url_defaults(_link_in_url)
+
+
+def current_access() -> Access:
+    """The link this request came in through."""
+    access: Access = g.access
+    return access
+
+
+def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Resolve /g/<game_id>/<token>/…; changes lock the game before they read it."""
+    if not values or "token" not in values:
+        return
+    game_id, token = values["game_id"], values.pop("token")
+    changing = request.method not in SAFE_METHODS
+    if changing:
+        lock_game(game_id)
+    g.access = open_link(db.session.get(Game, game_id), token)
+    if changing and not g.access.can_edit:
+        abort(403)
+    if not changing and not request.headers.get("HX-Request"):
+        remember(g.access)
+
+
+def _link_in_url(endpoint: str, values: dict[str, Any]) -> None:
+    """Build this game's URLs with the link the request came in through."""
+    access: Access | None = g.get("access")
+    if access is None or "token" in values or values.get("game_id") != access.game_id:
+        return
+    if current_app.url_map.is_endpoint_expecting(endpoint, "token"):
+        values["token"] = access.token

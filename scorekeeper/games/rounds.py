@@ -10,16 +10,20 @@ from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.ruleset import ReshufflePolicy
 from ..rules.tally import points_from_counts
-from ..web import respond
-from . import actions
+from ..web import respond, wants_fragment
+from . import actions, links
 from .forms import STOCK, round_form
 from .state import GameState, game_state, load_game
 
-bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+bp = Blueprint("rounds", __name__, url_prefix="/g/<int:game_id>/<token>/rounds")
+links.protect(bp)
 
 
-def _form_for(state: GameState, number: int, **kwargs: object) -> FlaskForm:
-    """The end-of-round form for this table, filled from a past result when correcting one."""
+def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
+    """The end-of-round form for this table, filled from a past result when correcting one.
+
+    A fresh form ignores what was posted and shows what is stored now (after a conflict).
+    """
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
     allow_stock = state.rules.reshuffle is ReshufflePolicy.ONCE
@@ -28,8 +32,8 @@ def _form_for(state: GameState, number: int, **kwargs: object) -> FlaskForm:
         allow_stock,
         state.rules.scoring.cut_bonus > 0,
     )
-    form = form_class(**kwargs)
-    if request.method == "GET":
+    form = form_class(formdata=None) if fresh else form_class()
+    if fresh or request.method == "GET":
         _fill(form, state, number, stock_ended=ended and state.current.ended_by_stock)
     return form
 
@@ -92,6 +96,7 @@ def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | 
 @bp.get("/<int:number>")
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""
+    links.require_edit()
     state = game_state(load_game(game_id))
     return _page(state, number, _form_for(state, number))
 
@@ -133,8 +138,13 @@ def update(game_id: int, number: int) -> Response:
     cut_seat = int(cut.data) if cut is not None and cut.data else None
     try:
         warnings = actions.record_result(
-            game, number, went_out, hands, cut_seat, form.action_id.data
+            game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data
         )
+    except actions.Conflict as error:
+        state = game_state(load_game(game_id))
+        form = _form_for(state, number, fresh=True)
+        form.form_errors.append(translate(error.message))
+        return _page(state, number, form, 409)
     except RuleError as error:
         state = game_state(load_game(game_id))
         _attach(form, error)
@@ -142,6 +152,16 @@ def update(game_id: int, number: int) -> Response:
     for warning in warnings:
         flash(translate(warning), "warning")
     return redirect(url_for("games.show", game_id=game_id), code=303)
+
+
+@bp.get("/<int:number>/notice")
+def notice(game_id: int, number: int) -> Response:
+    """Tell a phone with the form open that the game changed, without touching its form."""
+    if not wants_fragment():
+        return redirect(url_for("rounds.edit", game_id=game_id, number=number), code=303)
+    state = game_state(load_game(game_id))
+    seen = request.args.get("v", type=int)
+    return respond("rounds/edit.html", "rounds/_notice.html", state=state, number=number, seen=seen)
 
 
 def _attach(form: FlaskForm, error: RuleError) -> None:

@@ -1,25 +1,24 @@
-"""The game screens: start a game, the round screen, buys, the stock, undo, play again."""
+"""The game pages: start a game, the round screen, the score sheet, sharing, live updates."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, request, url_for
-from flask_babel import gettext as _
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..extensions import db
 from ..i18n import translate
-from ..models import Player
+from ..models import Game, Player
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
-from ..web import after_change, field_errors, go_to, respond
-from . import actions, history
-from .calls import rule_on_call
+from ..web import respond
+from . import actions, history, links
 from .forms import NewGameForm
 from .state import game_state, load_game
 
-bp = Blueprint("games", __name__, url_prefix="/games")
-ARBITER_PAGE, ARBITER = "games/show.html", "games/_arbiter.html"
+bp = Blueprint("games", __name__)
+links.protect(bp)
+GAME = "/g/<int:game_id>/<token>"
 
 
 def _new_page(form: NewGameForm, status: int = 200) -> Response:
@@ -28,13 +27,19 @@ def _new_page(form: NewGameForm, status: int = 200) -> Response:
     return respond("games/new.html", "games/new.html", status, form=form, known=list(known))
 
 
-@bp.get("/new")
+def _open(game: Game) -> Response:
+    """Go to a game through its edit link, and remember the link in this browser."""
+    links.remember(links.Access(game.id, game.edit_token, "edit"))
+    return redirect(url_for("games.show", game_id=game.id, token=game.edit_token), code=303)
+
+
+@bp.get("/games/new")
 def new() -> Response:
     """Show the form to start a game."""
     return _new_page(NewGameForm())
 
 
-@bp.post("/")
+@bp.post("/games/")
 def create() -> Response:
     """Start a game, or move a player up the seat order and show the form again."""
     form = NewGameForm()
@@ -50,161 +55,60 @@ def create() -> Response:
     except RuleError as error:
         form.form_errors.append(translate(error.message))
         return _new_page(form, 422)
-    return redirect(url_for("games.show", game_id=game.id), code=303)
+    return _open(game)
 
 
-@bp.get("/<int:game_id>")
+@bp.get(GAME)
 def show(game_id: int) -> Response:
     """Show the round screen: what to deal, the contract, buys, the stock, the standings."""
     state = game_state(load_game(game_id))
     return respond("games/show.html", "games/show.html", state=state)
 
 
-@bp.get("/<int:game_id>/buys")
-def buys(game_id: int) -> Response:
-    """Show each player's buys this round."""
+@bp.get(f"{GAME}/header")
+def header(game_id: int) -> Response:
+    """Show the current round's contract and table set-up."""
     state = game_state(load_game(game_id))
-    return respond("games/show.html", "games/_buys.html", state=state)
+    return respond("games/show.html", "games/_round_header.html", state=state)
 
 
-@bp.post("/<int:game_id>/buys")
-def buy(game_id: int) -> Response:
-    """Record a "May I?" buy for a player, or say why the rules refuse it."""
-    game = load_game(game_id)
-    seat = request.form.get("seat", type=int)
-    try:
-        actions.record_buy(game, -1 if seat is None else seat, request.form.get("action_id"))
-    except RuleError as error:
-        state = game_state(load_game(game_id))
-        return respond(
-            "games/show.html",
-            "games/_buys.html",
-            422,
-            state=state,
-            buy_error=(seat, field_errors(error)),
-            page_errors=field_errors(error).get("game", []),
-        )
-    state = game_state(load_game(game_id))
-    return after_change(
-        url_for("games.show", game_id=game_id), "games/show.html", "games/_buys.html", state=state
-    )
-
-
-@bp.post("/<int:game_id>/buys/remove")
-def remove_buy(game_id: int) -> Response:
-    """Take back a player's last buy this round."""
-    game = load_game(game_id)
-    seat = request.form.get("seat", type=int)
-    try:
-        actions.remove_buy(game, -1 if seat is None else seat, request.form.get("action_id"))
-    except RuleError as error:
-        state = game_state(load_game(game_id))
-        return respond(
-            "games/show.html",
-            "games/_buys.html",
-            422,
-            state=state,
-            buy_error=(seat, field_errors(error)),
-            page_errors=field_errors(error).get("game", []),
-        )
-    state = game_state(load_game(game_id))
-    return after_change(
-        url_for("games.show", game_id=game_id), "games/show.html", "games/_buys.html", state=state
-    )
-
-
-@bp.post("/<int:game_id>/arbiter")
-def arbiter(game_id: int) -> Response:
-    """Say who gets a discard among the players who called "May I?"."""
-    state = game_state(load_game(game_id))
-    discarder = request.form.get("discarder", type=int)
-    callers = request.form.getlist("callers", type=int)
-    draws = bool(request.form.get("turn_player_draws"))
-    if discarder is None:
-        errors = {"discarder": [_("Choose who discarded.")]}
-        return respond(ARBITER_PAGE, ARBITER, 422, state=state, arbiter_errors=errors)
-    try:
-        ruling = rule_on_call(state, discarder, callers, draws)
-    except RuleError as error:
-        errors = field_errors(error)
-        return respond(ARBITER_PAGE, ARBITER, 422, state=state, arbiter_errors=errors)
-    return respond(ARBITER_PAGE, ARBITER, state=state, ruling=ruling)
-
-
-@bp.post("/<int:game_id>/arbiter/buys")
-def arbiter_buy(game_id: int) -> Response:
-    """Record the buy the arbiter gave, and close its ruling."""
-    game = load_game(game_id)
-    seat = request.form.get("seat", type=int)
-    try:
-        actions.record_buy(game, -1 if seat is None else seat, request.form.get("action_id"))
-    except RuleError as error:
-        state = game_state(load_game(game_id))
-        errors = {"discarder": [translate(error.message)]}
-        return respond(ARBITER_PAGE, ARBITER, 422, state=state, arbiter_errors=errors)
-    state = game_state(load_game(game_id))
-    location = url_for("games.show", game_id=game_id)
-    return after_change(location, ARBITER_PAGE, ARBITER, state=state, recorded=seat)
-
-
-@bp.get("/<int:game_id>/stock")
-def stock(game_id: int) -> Response:
-    """Show how often the stock ran out this round."""
-    state = game_state(load_game(game_id))
-    return respond("games/show.html", "games/_stock.html", state=state)
-
-
-@bp.post("/<int:game_id>/run-outs")
-def run_out(game_id: int) -> Response:
-    """Record that the stock ran out: re-form it, or end the round and go to scoring."""
-    game = load_game(game_id)
-    seen = request.form.get("seen", type=int)
-    try:
-        outcome = actions.record_run_out(game, seen, request.form.get("action_id"))
-    except RuleError as error:
-        state = game_state(load_game(game_id))
-        return respond(
-            "games/show.html",
-            "games/_stock.html",
-            422,
-            state=state,
-            stock_errors=field_errors(error),
-        )
-    state = game_state(load_game(game_id))
-    if outcome.ends_round and state.current is not None:
-        return go_to(url_for("rounds.edit", game_id=game_id, number=state.current.number))
-    return after_change(
-        url_for("games.show", game_id=game_id),
-        "games/show.html",
-        "games/_stock.html",
-        state=state,
-        instruction=outcome.instruction,
-    )
-
-
-@bp.get("/<int:game_id>/standings")
+@bp.get(f"{GAME}/standings")
 def standings(game_id: int) -> Response:
     """Show the running or final standings."""
     state = game_state(load_game(game_id))
     return respond("games/show.html", "games/_standings.html", state=state)
 
 
-@bp.get("/<int:game_id>/sheet")
+@bp.get(f"{GAME}/sheet")
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
     game = load_game(game_id)
-    state = game_state(game)
     return respond(
-        "games/sheet.html", "games/_sheet.html", state=state, changes=history.changes(game)
+        "games/sheet.html",
+        "games/_sheet.html",
+        state=game_state(game),
+        changes=history.changes(game),
     )
 
 
-@bp.post("/<int:game_id>/undo")
+@bp.get(f"{GAME}/version")
+def version(game_id: int) -> Response:
+    """Answer 204 while the game is unchanged, else announce the change to the page."""
+    game = db.session.get(Game, game_id)
+    seen = request.args.get("v", type=int)
+    if game is None or seen == game.version:
+        return Response(status=204)
+    return respond("games/_poller.html", "games/_poller.html", trigger="game-changed", game=game)
+
+
+@bp.post(f"{GAME}/undo")
 def undo(game_id: int) -> Response:
-    """Undo the last change made to the game."""
+    """Undo the last change made to the game, if it is still the one this phone saw."""
     game = load_game(game_id)
     try:
-        actions.undo_last(game, request.form.get("action_id"))
+        actions.undo_last(
+            game, request.form.get("action_id"), request.form.get("version", type=int)
+        )
     except RuleError as error:
         flash(translate(error.message), "error")
     target = request.form.get("next", "")
@@ -213,9 +117,28 @@ def undo(game_id: int) -> Response:
     return redirect(target, code=303)
 
 
-@bp.post("/<int:game_id>/again")
+@bp.post(f"{GAME}/again")
 def again(game_id: int) -> Response:
     """Start a new game with the same players, seats and rules; the app cuts for deal."""
     state = game_state(load_game(game_id))
-    game = actions.create_game(state.rules, list(state.names), None, state.game.decks)
-    return redirect(url_for("games.show", game_id=game.id), code=303)
+    return _open(actions.create_game(state.rules, list(state.names), None, state.game.decks))
+
+
+@bp.get(f"{GAME}/share")
+def share(game_id: int) -> Response:
+    """Show the game's links with QR codes: the view link to all, the edit link to editors."""
+    game = load_game(game_id)
+    return respond("games/share.html", "games/share.html", state=game_state(game))
+
+
+@bp.post(f"{GAME}/links/<role>")
+def rotate(game_id: int, role: str) -> Response:
+    """Replace the edit or view link; whoever holds the old one is locked out at once."""
+    if role not in ("edit", "view"):
+        abort(404)
+    game = load_game(game_id)
+    token = actions.rotate_link(game, "edit" if role == "edit" else "view")
+    current = token if role == "edit" else links.current_access().token
+    if role == "edit":
+        links.remember(links.Access(game.id, token, "edit"))
+    return redirect(url_for("games.share", game_id=game_id, token=current), code=303)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from flask import abort
@@ -97,9 +98,14 @@ def load_game(game_id: int) -> Game:
     return game
 
 
-def recent_games(limit: int = 30) -> list[GameState]:
-    """The games touched most recently, with their state, in a fixed number of queries."""
-    query = select(Game).order_by(Game.updated_at.desc()).limit(limit).options(*_WITH_FACTS)
+def recent_games(game_ids: Collection[int]) -> list[GameState]:
+    """These games, most recently changed first, in a fixed number of queries."""
+    query = (
+        select(Game)
+        .where(Game.id.in_(list(game_ids)))
+        .order_by(Game.updated_at.desc())
+        .options(*_WITH_FACTS)
+    )
     return [game_state(game) for game in db.session.scalars(query)]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..games.links import remembered
 from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
@@ -15,9 +16,11 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def index() -> str:
     """Show the home page: start a game, resume one, recent results, the rule sets."""
-    games = recent_games()
+    tokens = remembered()
+    games = recent_games(tokens)
     return render_template(
         "main/index.html",
+        tokens=tokens,
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),

@@ -48,6 +48,13 @@ def nmsg(singular: str, plural: str, count: int, **params: Any) -> Message:
     return Message(singular, {"count": count, **params}, plural, count)
 
 
+def _english(value: Any) -> Any:
+    """A parameter as English text: lists joined, nested messages rendered."""
+    if isinstance(value, tuple):
+        return english_list(value)
+    return value.render() if isinstance(value, Message) else value
+
+
 def english_list(items: tuple[str, ...]) -> str:
     """Join names the English way: "Anna, Ben and Carla" (the web layer uses the locale's)."""
     names = [str(item) for item in items]

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask_migrate import downgrade, upgrade
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
-from werkzeug.serving import WSGIRequestHandler, make_server
 
-from tests.conftest import make_app
+from scorekeeper.extensions import db
+from tests.conftest import make_app, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -37,29 +36,15 @@ document.addEventListener("securitypolicyviolation", (event) => {
 EXPECTED_REFUSAL = re.compile(r"Failed to load resource: .* status of 422\b")
 
 
-class _QuietHandler(WSGIRequestHandler):
-    """Serve requests without logging each one to the test output."""
-
-    def log_request(self, *args: object, **kwargs: object) -> None:
-        pass
-
-
 @pytest.fixture
 def live_server(database_url: str, tmp_path: Path) -> Iterator[str]:
     """The app with CSRF on, its schema from the migrations, served on a free local port."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
     with app.app_context():
         upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=10)
-    server.server_close()
+    with serving(app) as url:
+        yield url
     with app.app_context():
-        from scorekeeper.extensions import db
-
         db.session.remove()
         downgrade(revision="base")
         db.engine.dispose()

@@ -423,8 +423,8 @@ def test_a_game_survives_a_restart(table: Table, app: Flask) -> None:
 
 
 def test_an_unknown_game_is_not_found(client: FlaskClient) -> None:
-    assert client.get("/games/999").status_code == 404
-    assert client.post("/games/999/buys", data={"seat": "0"}).status_code == 404
+    assert client.get("/g/999/no-such-link").status_code == 404
+    assert client.post("/g/999/no-such-link/buys", data={"seat": "0"}).status_code == 404
 
 
 def test_a_finished_game_refuses_buys(app: Flask, table: Table) -> None:

@@ -22,7 +22,9 @@ def guarded_app(database_url: str, tmp_path: str) -> Iterator[Flask]:
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
     with app.app_context():
         upgrade()
-        actions.create_game(MAY_I, ["Anna", "Ben", "Carla"], 0)
+        app.config["TEST_TOKEN"] = actions.create_game(
+            MAY_I, ["Anna", "Ben", "Carla"], 0
+        ).edit_token
     yield app
     with app.app_context():
         db.session.remove()
@@ -30,12 +32,16 @@ def guarded_app(database_url: str, tmp_path: str) -> Iterator[Flask]:
         db.engine.dispose()
 
 
-def html_post_urls(app: Flask) -> list[str]:
-    """Every POST route of the HTML blueprints, filled in for game 1, round 1."""
+def html_post_urls(app: Flask, token: str) -> list[str]:
+    """Every POST route of the HTML blueprints, filled in for game 1 and round 1."""
+    fill = {"<int:game_id>": "1", "<token>": token, "<int:number>": "1", "<role>": "view"}
     urls = []
     for rule in app.url_map.iter_rules():
         if "POST" in (rule.methods or ()) and not rule.rule.startswith("/api/"):
-            urls.append(rule.rule.replace("<int:game_id>", "1").replace("<int:number>", "1"))
+            url = rule.rule
+            for placeholder, value in fill.items():
+                url = url.replace(placeholder, value)
+            urls.append(url)
     return urls
 
 
@@ -48,7 +54,7 @@ def changes(app: Flask) -> int:
 def test_every_form_post_without_a_csrf_token_is_refused(guarded_app: Flask) -> None:
     client = guarded_app.test_client()
     before = changes(guarded_app)
-    urls = html_post_urls(guarded_app)
+    urls = html_post_urls(guarded_app, guarded_app.config["TEST_TOKEN"])
     assert len(urls) >= 10
     for url in urls:
         response = client.post(url, data={"seat": "1", "went_out": "0", "points_1": "5"})
@@ -58,10 +64,11 @@ def test_every_form_post_without_a_csrf_token_is_refused(guarded_app: Flask) -> 
 
 def test_an_htmx_post_with_the_csrf_header_is_accepted(guarded_app: Flask) -> None:
     client = guarded_app.test_client()
-    page = client.get("/games/1").get_data(as_text=True)
+    game = f"/g/1/{guarded_app.config['TEST_TOKEN']}"
+    page = client.get(game).get_data(as_text=True)
     token = page.split('"X-CSRFToken": "')[1].split('"')[0]
     headers = {"HX-Request": "true", "X-CSRFToken": token}
-    response = client.post("/games/1/buys", data={"seat": "1"}, headers=headers)
+    response = client.post(f"{game}/buys", data={"seat": "1"}, headers=headers)
     assert response.status_code == 200
     assert changes(guarded_app) == 2
 
@@ -79,8 +86,8 @@ JUNK = [
 @pytest.mark.parametrize("data", JUNK)
 def test_no_form_input_breaks_the_server(app: Flask, data: dict[str, object]) -> None:
     with app.app_context():
-        actions.create_game(MAY_I, ["Anna", "Ben", "Carla"], 0)
+        token = actions.create_game(MAY_I, ["Anna", "Ben", "Carla"], 0).edit_token
     client = app.test_client()
-    for url in html_post_urls(app):
+    for url in html_post_urls(app, token):
         response = client.post(url, data=data)
         assert response.status_code < 500, (url, data)

@@ -1,0 +1,215 @@
+"""Private links: an edit link and a view link per game, rotatable; live version polling."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Buy, Change, Game
+from scorekeeper.web import qr_svg
+from tests.conftest import Table
+from tests.web.test_games import HX, PLAYERS, TIED_GAME, play, text
+from tests.web.test_security import html_post_urls
+
+
+def links_of(app: Flask) -> tuple[str, str]:
+    """The edit and view tokens of game 1."""
+    with app.app_context():
+        game = db.session.get(Game, 1)
+        assert game is not None
+        return game.edit_token, game.view_token
+
+
+def version_of(app: Flask) -> int:
+    """Game 1's version."""
+    with app.app_context():
+        return int(db.session.scalar(select(Game.version).where(Game.id == 1)) or 0)
+
+
+def test_a_new_game_opens_on_its_secret_edit_link(app: Flask, table: Table) -> None:
+    url = table.start(PLAYERS)
+    edit, view = links_of(app)
+    assert url == f"/g/1/{edit}"
+    assert edit != view
+    assert min(len(edit), len(view)) >= 32  # 24 random bytes: 192 bits
+
+
+@pytest.mark.parametrize(
+    "path", ["", "/sheet", "/standings", "/buys", "/stock", "/header", "/share"]
+)
+def test_the_view_link_reads_every_page(app: Flask, table: Table, path: str) -> None:
+    table.start(PLAYERS)
+    _edit, view = links_of(app)
+    assert table.client.get(f"/g/1/{view}{path}").status_code == 200
+
+
+def test_the_view_link_shows_no_controls(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    _edit, view = links_of(app)
+    page = table.client.get(f"/g/1/{view}").get_data(as_text=True)
+    assert "View only" in page
+    for control in (">Buy<", "The stock ran out</button>", "End of round", "Undo last change"):
+        assert control not in page
+    assert table.client.get(f"/g/1/{view}/rounds/1").status_code == 403
+
+
+def test_the_view_link_changes_nothing(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME[:1])
+    _edit, view = links_of(app)
+    before = version_of(app)
+    data = {"seat": "1", "went_out": "0", "points_1": "5", "discarder": "0", "seen": "0"}
+    urls = html_post_urls(app, view)
+    assert len(urls) >= 10
+    for url in urls:
+        if url.startswith("/g/"):
+            assert table.client.post(url, data=data).status_code == 403, url
+    assert version_of(app) == before
+    assert links_of(app)[1] == view
+
+
+def test_the_share_page_shows_both_links_with_qr_codes(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    edit, view = links_of(app)
+    page = table.page("/share")
+    for token in (edit, view):
+        url = f"http://localhost/g/1/{token}"
+        assert f'value="{url}"' in page
+        assert str(qr_svg(url)) in page
+    assert 'data-copy="#view-url"' in page
+
+
+def test_the_share_page_of_the_view_link_hides_the_edit_link(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    edit, view = links_of(app)
+    page = table.client.get(f"/g/1/{view}/share").get_data(as_text=True)
+    assert view in page
+    assert edit not in page
+    assert "Replace this link" not in page
+
+
+def test_a_replaced_view_link_stops_working_at_once(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    edit, view = links_of(app)
+    response = table.client.post(f"/g/1/{edit}/links/view")
+    assert response.status_code == 303
+    new_view = links_of(app)[1]
+    assert new_view != view
+    old = table.client.get(f"/g/1/{view}")
+    assert old.status_code == 410
+    assert "This link was replaced; ask the table for the new one." in text(
+        old.get_data(as_text=True)
+    )
+    assert table.client.get(f"/g/1/{view}/version?v=0", headers=HX).status_code == 410
+    assert table.client.get(f"/g/1/{new_view}").status_code == 200
+    assert table.client.get(f"/g/1/{edit}").status_code == 200
+    assert "The view link was replaced" in text(table.page("/sheet"))
+
+
+def test_a_replaced_edit_link_moves_the_editor_to_the_new_one(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    edit, _view = links_of(app)
+    response = table.client.post(f"/g/1/{edit}/links/edit")
+    new_edit = links_of(app)[0]
+    assert response.headers["Location"] == f"/g/1/{new_edit}/share"
+    assert table.client.post(f"/g/1/{edit}/buys", data={"seat": "0"}).status_code == 410
+    assert table.client.get(f"/g/1/{new_edit}").status_code == 200
+
+
+def test_undo_skips_a_link_replacement(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.buy("Ben")
+    edit, _view = links_of(app)
+    table.client.post(f"/g/1/{edit}/links/view")
+    table.client.post(f"/g/1/{edit}/undo")
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Buy)) == 0
+
+
+@pytest.mark.parametrize("token", ["nope", "x" * 32])
+def test_a_wrong_link_is_not_found(table: Table, token: str) -> None:
+    table.start(PLAYERS)
+    assert table.client.get(f"/g/1/{token}").status_code == 404
+    assert table.client.get(f"/g/2/{token}").status_code == 404
+
+
+def test_the_version_answers_no_content_while_nothing_changed(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    version = version_of(app)
+    response = table.client.get(f"{table.url}/version?v={version}", headers=HX)
+    assert response.status_code == 204
+    assert response.data == b""
+
+
+def test_the_version_announces_a_change(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    seen = version_of(app)
+    table.buy("Ben")
+    response = table.client.get(f"{table.url}/version?v={seen}", headers=HX)
+    assert response.status_code == 200
+    assert response.headers["HX-Trigger"] == "game-changed"
+    assert f"v={seen + 1}" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["", "/sheet", "/rounds/1"])
+def test_game_pages_poll_for_changes(table: Table, path: str) -> None:
+    table.start(PLAYERS)
+    assert re.search(r'id="poller"[^>]*hx-trigger="every 2s"', table.page(path))
+
+
+def test_a_buy_on_a_stale_screen_for_the_same_player_is_refused(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    seen = version_of(app)
+    table.buy("Ben", version=str(seen))
+    response = table.client.post(f"{table.url}/buys", data={"seat": 1, "version": seen}, headers=HX)
+    assert response.status_code == 409
+    assert "Meanwhile Ben's buys changed: now 1." in text(response.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Buy)) == 1
+
+
+def test_buys_for_different_players_on_a_stale_screen_both_land(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    seen = str(version_of(app))
+    assert table.buy("Ben", version=seen).status_code == 303
+    assert table.buy("Carla", version=seen).status_code == 303
+
+
+def test_a_stale_round_result_is_refused_showing_the_current_one(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    seen = str(version_of(app))
+    data = {"went_out": "0", "points_1": "20", "points_2": "5", "points_3": "5", "version": seen}
+    assert table.client.post(f"{table.url}/rounds/1", data=data).status_code == 303
+    stale = {**data, "points_1": "99"}
+    response = table.client.post(f"{table.url}/rounds/1", data=stale)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Round 1 was changed on another phone meanwhile." in page
+    assert 'value="20"' in page
+    assert 'value="99"' not in page
+
+
+def test_undo_on_a_stale_screen_names_the_newer_change(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.buy("Ben")
+    seen = str(version_of(app))
+    table.buy("Carla")
+    response = table.client.post(f"{table.url}/undo", data={"version": seen}, follow_redirects=True)
+    assert "Another change came in meanwhile: Round 1: Carla bought a card." in text(
+        response.get_data(as_text=True)
+    )
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Buy)) == 2
+        kinds = db.session.scalars(select(Change.kind)).all()
+    assert "undo" not in kinds
+
+
+def test_the_home_page_lists_only_games_this_browser_opened(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    assert "Anna, Ben, Carla, Dan" in text(table.client.get("/").get_data(as_text=True))
+    stranger = app.test_client()
+    assert "Anna, Ben, Carla, Dan" not in text(stranger.get("/").get_data(as_text=True))
