@@ -10,7 +10,7 @@ COMPILED := $(CATALOGS:.po=.mo)
 # nmsg and _l mark strings the rules engine and forms translate later.
 KEYWORDS := -k _l -k nmsg:1,2
 
-.PHONY: install translations extract db run check test clean
+.PHONY: install translations extract db run check test bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,9 @@ check: install
 
 test: check translations
 	$(BIN)/pytest -q
+
+bench: install
+	$(BIN)/python bench/idle_page.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/artifacts
