@@ -31,7 +31,7 @@ class NewGameForm(FlaskForm):
     """Rule set, players in seat order, first dealer."""
 
     ruleset = SelectField(
-        _l("Rule set"), choices=[SelectChoice(k, p.name) for k, p in PRESETS.items()]
+        _l("Rule set"), choices=[SelectChoice(k, _l(p.name)) for k, p in PRESETS.items()]
     )
     players = FieldList(
         StringField(_l("Player"), validators=[Optional(), Length(max=40)]),

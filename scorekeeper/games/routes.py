@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 from ..extensions import db
 from ..i18n import translate
 from ..models import Game, Player
+from ..rules.card import rules_card, summary
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
 from ..web import respond
@@ -35,8 +36,11 @@ def _open(game: Game) -> Response:
 
 @bp.get("/games/new")
 def new() -> Response:
-    """Show the form to start a game."""
-    return _new_page(NewGameForm())
+    """Show the form to start a game, with a rule set chosen from its rules card."""
+    form = NewGameForm()
+    if request.args.get("ruleset") in PRESETS:
+        form.ruleset.data = request.args["ruleset"]
+    return _new_page(form)
 
 
 @bp.post("/games/")
@@ -122,6 +126,20 @@ def again(game_id: int) -> Response:
     """Start a new game with the same players, seats and rules; the app cuts for deal."""
     state = game_state(load_game(game_id))
     return _open(actions.create_game(state.rules, list(state.names), None, state.game.decks))
+
+
+@bp.get(f"{GAME}/rules")
+def rules(game_id: int) -> Response:
+    """Show the rules card of the rules this game is played under."""
+    state = game_state(load_game(game_id))
+    return respond(
+        "rules/card.html",
+        "rules/card.html",
+        rules=state.rules,
+        sections=rules_card(state.rules),
+        card_summary=summary(state.rules),
+        back=url_for("games.show", game_id=game_id),
+    )
 
 
 @bp.get(f"{GAME}/share")

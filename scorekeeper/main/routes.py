@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..games.links import remembered
 from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
+from ..rules.card import rules_card, summary
 from ..rules.presets import PRESETS
 
 bp = Blueprint("main", __name__)
@@ -24,6 +25,17 @@ def index() -> str:
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
+    )
+
+
+@bp.get("/rules/<key>")
+def rules(key: str) -> str:
+    """Show the rules card of a preset."""
+    if key not in PRESETS:
+        abort(404)
+    preset = PRESETS[key]
+    return render_template(
+        "rules/card.html", rules=preset, sections=rules_card(preset), card_summary=summary(preset)
     )
 
 

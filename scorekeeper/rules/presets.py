@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .messages import N_
 from .ruleset import (
     AceRule,
     BuyRules,
@@ -47,11 +48,11 @@ SHEET_DECKS: tuple[DeckRule, ...] = (
     DeckRule(min_players=6, max_players=8, decks=4, jokers_base=-1, jokers_per_player=1),
 )
 
-MAY_I = RuleSet(key="may-i", name="May I?", rounds=STANDARD_ROUNDS, decks=MAY_I_DECKS)
+MAY_I = RuleSet(key="may-i", name=N_("May I?"), rounds=STANDARD_ROUNDS, decks=MAY_I_DECKS)
 
 CONTRACT_RUMMY = RuleSet(
     key="contract-rummy",
-    name="Contract Rummy",
+    name=N_("Contract Rummy"),
     rounds=STANDARD_ROUNDS,
     decks=SHEET_DECKS,
     buys=BuyRules(cap_per_round=None, no_twice_in_a_row=True, turn_player_call_is_buy=False),
@@ -70,7 +71,7 @@ CONTRACT_RUMMY = RuleSet(
 LIVERPOOL = replace(
     CONTRACT_RUMMY,
     key="liverpool",
-    name="Liverpool Rummy",
+    name=N_("Liverpool Rummy"),
     scoring=ScoringRules(cut_bonus=50),
     buy_call="May I?",
 )
@@ -78,7 +79,7 @@ LIVERPOOL = replace(
 SHANGHAI = replace(
     CONTRACT_RUMMY,
     key="shanghai",
-    name="Shanghai Rummy",
+    name=N_("Shanghai Rummy"),
     # The sources give no Shanghai contracts: the standard seven at 11 cards, for the table to edit.
     rounds=tuple(replace(spec, deal=11) for spec in STANDARD_ROUNDS),
     buys=replace(CONTRACT_RUMMY.buys, cap_per_round=2),
@@ -87,41 +88,46 @@ SHANGHAI = replace(
 )
 
 NINE_ROUND_MARATHON = replace(
-    MAY_I, key="nine-rounds", name="Nine-round marathon", rounds=NINE_ROUNDS
+    MAY_I, key="nine-rounds", name=N_("Nine-round marathon"), rounds=NINE_ROUNDS
 )
-NO_BUYS = replace(MAY_I, key="no-buys", name="May I? without buys", buys=BuyRules(cap_per_round=0))
+NO_BUYS = replace(
+    MAY_I, key="no-buys", name=N_("May I? without buys"), buys=BuyRules(cap_per_round=0)
+)
 UNLIMITED_BUYS = replace(
     MAY_I,
     key="unlimited-buys",
-    name="May I? with unlimited buys",
+    name=N_("May I? with unlimited buys"),
     buys=BuyRules(cap_per_round=None),
 )
 ACES_HIGH = replace(
-    MAY_I, key="aces-high", name="May I? with aces high", melds=MeldRules(aces=AceRule.HIGH_OR_LOW)
+    MAY_I,
+    key="aces-high",
+    name=N_("May I? with aces high"),
+    melds=MeldRules(aces=AceRule.HIGH_OR_LOW),
 )
 ACES_AROUND = replace(
     MAY_I,
     key="aces-around",
-    name="May I? with round-the-corner aces",
+    name=N_("May I? with round-the-corner aces"),
     melds=MeldRules(aces=AceRule.AROUND),
 )
 NO_JOKERS = replace(
     MAY_I,
     key="no-jokers",
-    name="May I? without jokers",
+    name=N_("May I? without jokers"),
     decks=tuple(replace(rule, jokers_base=0) for rule in MAY_I_DECKS),
     melds=MeldRules(jokers_wild=False),
 )
 FAMILY_SPEED = replace(
     MAY_I,
     key="family-speed",
-    name="May I? family speed rules",
+    name=N_("May I? family speed rules"),
     melds=MeldRules(layoff_without_drawing=True),
 )
 FREE_LAYDOWN = replace(
     CONTRACT_RUMMY,
     key="free-laydown",
-    name="Contract Rummy with free laying down",
+    name=N_("Contract Rummy with free laying down"),
     melds=replace(CONTRACT_RUMMY.melds, exact_laydown=False, abutting_runs=True),
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -64,26 +64,66 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
+class Phone:
+    """A phone at the table: its own browser context (cookies, session), phone-sized.
+
+    It collects console errors, CSP violations and uncaught exceptions; the test fails on any,
+    except a refusal the test provokes on purpose and names with `allow`.
+    """
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.context = browser.new_context(viewport=PHONE, locale="en-US", base_url=base_url)
+        self.context.set_default_timeout(5_000)
+        self.context.add_init_script(REPORT_CSP_VIOLATIONS)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self._allowed = [EXPECTED_REFUSAL]
+        self.page.on("console", self._on_console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+
+    def allow(self, status: int) -> None:
+        """Let the answers with this status pass: Chromium and htmx both log them as errors."""
+        self._allowed += [
+            re.compile(rf"Failed to load resource: .* status of {status}\b"),
+            re.compile(rf"Response Status Error Code {status} from "),
+        ]
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        # A 422 is the app's answer to a refused form (STYLE.md), not a fault of the page.
+        if message.type == "error" and not any(p.match(message.text) for p in self._allowed):
+            self.errors.append(f"{message.text} ({message.location.get('url', '')})")
+
+    def close(self) -> list[str]:
+        """Close the context and return what went wrong on it."""
+        self.context.close()
+        return self.errors
+
+
+def _fail_on(errors: list[str]) -> None:
+    """Fail the test with every console error its phones collected."""
+    if errors:
+        pytest.fail("Console errors or CSP violations:\n" + "\n".join(errors), pytrace=False)
+
+
 @pytest.fixture
 def page(browser: Browser, live_server: str) -> Iterator[Page]:
     """A fresh phone-sized page on the live server; any console error or CSP violation fails."""
-    context = browser.new_context(viewport=PHONE, locale="en-US", base_url=live_server)
-    context.set_default_timeout(5_000)
-    context.add_init_script(REPORT_CSP_VIOLATIONS)
-    page = context.new_page()
-    errors: list[str] = []
+    phone = Phone(browser, live_server)
+    yield phone.page
+    _fail_on(phone.close())
 
-    def on_console(message: ConsoleMessage) -> None:
-        # A 422 is the app's answer to a refused form (STYLE.md), not a fault of the page.
-        if message.type == "error" and not EXPECTED_REFUSAL.match(message.text):
-            errors.append(f"{message.text} ({message.location.get('url', '')})")
 
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    yield page
-    context.close()
-    if errors:
-        pytest.fail("Console errors or CSP violations:\n" + "\n".join(errors), pytrace=False)
+@pytest.fixture
+def open_phone(browser: Browser, live_server: str) -> Iterator[Callable[[], Phone]]:
+    """Open more phones at the same table, each with its own cookies; checked like `page`."""
+    phones: list[Phone] = []
+
+    def opener() -> Phone:
+        phones.append(Phone(browser, live_server))
+        return phones[-1]
+
+    yield opener
+    _fail_on([error for phone in phones for error in phone.close()])
 
 
 @pytest.fixture

@@ -476,3 +476,47 @@ def test_the_arbiter_refuses_a_caller_not_at_the_table(table: Table) -> None:
     response = table.client.post(f"{table.url}/arbiter", data=data, headers=HX)
     assert response.status_code == 422
     assert "That player is not in this round." in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("key", ["may-i", "contract-rummy", "liverpool", "shanghai", "no-buys"])
+def test_every_preset_has_a_rules_card(client: FlaskClient, key: str) -> None:
+    response = client.get(f"/rules/{key}")
+    assert response.status_code == 200
+    page = text(response.get_data(as_text=True))
+    assert "Rounds" in page
+    assert "Scoring" in page
+
+
+@pytest.mark.parametrize(
+    ("key", "sentence"),
+    [
+        ("may-i", "At most 3 buys per round."),
+        ("may-i", "The second time, the round ends and everybody counts their hand."),
+        ("contract-rummy", "Nobody may buy twice in a row."),
+        ("contract-rummy", "Lay down exactly the contract: books of 3, runs of 4, no more."),
+        ("contract-rummy", "3 to 5 players: 2 decks and one joker fewer than players."),
+        ("liverpool", "An exact cut takes 50 off the cutter's score."),
+        ("shanghai", "Joker 50, ace 15"),
+        ("no-buys", "No buying out of turn."),
+        ("aces-around", "Runs may turn the corner: Q-K-A-2."),
+    ],
+)
+def test_rules_cards_tell_each_rule_set_apart(client: FlaskClient, key: str, sentence: str) -> None:
+    assert sentence in text(client.get(f"/rules/{key}").get_data(as_text=True))
+
+
+def test_an_unknown_rules_card_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/rules/poker").status_code == 404
+
+
+def test_a_game_shows_the_rules_it_is_played_under(table: Table) -> None:
+    table.start(PLAYERS, ruleset="shanghai")
+    page = text(table.page("/rules"))
+    assert "Shanghai Rummy" in page
+    assert "At most 2 buys per round." in page
+    assert "Back to the round" in page
+
+
+def test_a_rules_card_starts_a_game_with_its_rules(client: FlaskClient) -> None:
+    page = client.get("/games/new?ruleset=liverpool").get_data(as_text=True)
+    assert '<option selected value="liverpool">' in page
