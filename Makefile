@@ -21,15 +21,16 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 %.mo: %.po $(STAMP)
-	$(BIN)/pybabel compile -q -i $< -o $@
+	$(BIN)/pybabel compile -i $< -o $@
 
 translations: $(COMPILED)
 
 # After adding or changing strings: refresh the template and every catalog, then translate.
 extract: install
-	$(BIN)/pybabel extract -q -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --width=100 \
 		-o $(TRANSLATIONS)/messages.pot .
-	$(BIN)/pybabel update -q -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching
+	$(BIN)/python tools/english_catalog.py
 
 db: install translations
 	$(FLASK) db upgrade

@@ -33,7 +33,9 @@ def _localized(value: object) -> object:
     """A parameter in the table's language: lists joined, nested messages translated."""
     if isinstance(value, tuple):
         return format_list(list(value), locale=str(get_locale()))
-    return translate(value) if isinstance(value, Message) else value
+    if isinstance(value, Message):
+        return translate(value)
+    return value.label(current_locale()) if hasattr(value, "label") else value
 
 
 def current_locale() -> str:

@@ -18,6 +18,7 @@ from .problems import Problem
 MAX_NUMBER = 100_000  # far above any hand, deck or round; keeps every integer column safe
 ACTION_ID_LENGTH = 64  # the history's one-time token column
 NAME_LENGTH = 40  # the player name column
+MAX_VERSION = 2**31 - 1  # the game version column's range
 SEAT_OUTSIDE = N_("There is no seat %(value)s at this table.")
 _ABSENT = object()
 
@@ -158,6 +159,11 @@ class Body:
         """The optional one-time token that makes a double tap record once."""
         token: str | None = self.text("action_id", None, length=ACTION_ID_LENGTH)
         return token
+
+    def version(self) -> int | None:
+        """The optional game version the client last read; a change built on it may conflict."""
+        version: int | None = self.integer("version", None, null=True, high=MAX_VERSION)
+        return version
 
     def items(self, name: str, default: Any = _ABSENT) -> list[Any]:
         """A JSON list, its items still to be read."""

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask import Blueprint, Response, current_app, json, request
-from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.http import HTTP_STATUS_CODES
 
 from ..extensions import db
 from ..i18n import translate
 from ..rules.errors import RuleError, RuleSetInvalid
-from ..rules.messages import N_, Message, msg
+from ..rules.messages import Message
 
 MEDIA_TYPE = "application/problem+json"
 WHOLE_REQUEST = ""  # the errors key for a problem with the request as a whole
@@ -28,10 +28,12 @@ class Problem(Exception):
         detail: Message | None = None,
         errors: Errors | None = None,
         headers: Sequence[tuple[str, str]] = (),
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(status)
         self.status = status
         self.headers = headers
+        self.extra = dict(extra or {})  # members beside the standard ones (RFC 9457 3.2)
         self.errors = dict(errors or {})
         first = next((messages[0] for messages in self.errors.values() if messages), None)
         self.detail = detail or first
@@ -42,9 +44,11 @@ def problem_response(
     detail: str | None,
     errors: Mapping[str, Sequence[str]] | None = None,
     headers: Sequence[tuple[str, str]] = (),
+    extra: Mapping[str, Any] | None = None,
 ) -> Response:
     """A problem+json answer; `type` about:blank means the status says it all (RFC 9457 4.2.1)."""
     body = {
+        **(extra or {}),
         "type": "about:blank",
         "title": HTTP_STATUS_CODES.get(status, "Error"),
         "status": status,
@@ -61,7 +65,7 @@ def answer_problem(error: Problem) -> Response:
     db.session.rollback()
     errors = {field: [translate(m) for m in messages] for field, messages in error.errors.items()}
     detail = translate(error.detail) if error.detail else None
-    return problem_response(error.status, detail, errors, error.headers)
+    return problem_response(error.status, detail, errors, error.headers, error.extra)
 
 
 def answer_rule_error(error: RuleError) -> Response:
@@ -80,16 +84,6 @@ def answer_http_error(error: HTTPException) -> Response:
     return problem_response(status, error.description, headers=headers)
 
 
-def answer_conflict(error: IntegrityError) -> Response:
-    """Two phones changed the same game at once and the database kept one: try again."""
-    # Only a unique constraint means a race; any other integrity error is a bug, and a 500.
-    unique = getattr(error.orig, "sqlstate", None) == "23505" or "UNIQUE" in str(error.orig)
-    if not unique:
-        raise error
-    message = msg(N_("Someone changed this game at the same moment. Reload and try again."))
-    return answer_problem(Problem(409, message))
-
-
 def answer_routing_error() -> Response | None:
     """Answer an unknown URL or method under /api as a problem; blueprint handlers never see it."""
     error = request.routing_exception
@@ -103,7 +97,6 @@ def register(bp: Blueprint) -> None:
     """Install the handlers that keep every API error in problem+json."""
     bp.register_error_handler(Problem, answer_problem)
     bp.register_error_handler(RuleError, answer_rule_error)
-    bp.register_error_handler(IntegrityError, answer_conflict)
     bp.register_error_handler(HTTPException, answer_http_error)
     # Flask prefers an app handler for a status code over a blueprint handler for a class,
     # so an HTML 404 page elsewhere in the app would win without these.

@@ -49,6 +49,10 @@ class Rank(enum.IntEnum):
         """The rank's key in rule-set value tables and counts: A, 2..10, J, Q, K, JK."""
         return RANK_CODES[self]
 
+    def label(self, locale: str = "en") -> str:
+        """The rank as the table's language writes it (German B D K, Dutch B V H)."""
+        return rank_letter(self, locale)
+
 
 RANK_CODES: dict[Rank, str] = {
     Rank.JOKER: "JK",

@@ -77,7 +77,7 @@ def _book_refusal(
     odd = next((card for card in naturals if card.rank is not naturals[0].rank), None)
     if odd is not None:
         reason = N_("%(card)s and %(other)s are not of the same rank, so they cannot make a book.")
-        return msg(reason, card=naturals[0].label(), other=odd.label())
+        return msg(reason, card=naturals[0], other=odd)
     return _wild_refusal(len(naturals), len(cards) - len(naturals), rules)
 
 
@@ -130,10 +130,10 @@ def _read_run(naturals: list[Card], wilds: int, rules: RuleSet) -> RunVerdict:
     odd = next((card for card in naturals if card.suit is not first.suit), None)
     if odd is not None:
         reason = N_("%(card)s and %(other)s are not of the same suit, so they cannot share a run.")
-        return msg(reason, card=first.label(), other=odd.label()), ()
+        return msg(reason, card=first, other=odd), ()
     twice = next((a for a, b in pairwise(naturals) if a == b), None)
     if twice is not None:
-        return msg(N_("%(card)s is in this run twice."), card=twice.label()), ()
+        return msg(N_("%(card)s is in this run twice."), card=twice), ()
     refusal = _wild_refusal(len(naturals), wilds, rules)
     if refusal is not None:
         return refusal, ()

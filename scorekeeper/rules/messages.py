@@ -3,6 +3,9 @@
 The engine never formats English for display: it returns a Message holding the
 English template (marked with N_ so Babel extracts it) and its parameters. The
 web layer translates the template with gettext/ngettext and fills it in.
+Parameters may be a tuple of names (joined the way the language joins lists), a
+Message (a sentence quoted in another) or a card or rank (anything with a label
+method, written with the letters of the table's language).
 """
 
 from __future__ import annotations
@@ -28,10 +31,7 @@ class Message:
     def render(self) -> str:
         """The sentence in English, for logs, tests and the CLI."""
         chosen = self.plural if self.plural is not None and self.count != 1 else self.template
-        params = {
-            key: english_list(value) if isinstance(value, tuple) else value
-            for key, value in self.params.items()
-        }
+        params = {key: _english(value) for key, value in self.params.items()}
         return chosen % params if params else chosen
 
     def __str__(self) -> str:
@@ -49,10 +49,12 @@ def nmsg(singular: str, plural: str, count: int, **params: Any) -> Message:
 
 
 def _english(value: Any) -> Any:
-    """A parameter as English text: lists joined, nested messages rendered."""
+    """A parameter as English text: lists joined, nested messages rendered, cards labelled."""
     if isinstance(value, tuple):
         return english_list(value)
-    return value.render() if isinstance(value, Message) else value
+    if isinstance(value, Message):
+        return value.render()
+    return value.label() if hasattr(value, "label") else value
 
 
 def english_list(items: tuple[str, ...]) -> str:

@@ -26,7 +26,7 @@ def hand_points(cards: Sequence[Card], rules: RuleSet, decks: int, jokers: int) 
                 "Only %(count)s copy of %(card)s is in play.",
                 "Only %(count)s copies of %(card)s are in play.",
                 decks,
-                card=card.label(),
+                card=card,
             )
             raise RuleError(message, field="cards")
     return points_from_counts(Counter(card.rank.code for card in cards), rules, decks, jokers)
@@ -46,7 +46,7 @@ def _check_count(code: str, count: int, decks: int, jokers: int) -> None:
     if code not in RANKS_BY_CODE:
         raise RuleError(msg(N_("Not a rank: %(rank)s"), rank=code), field="cards")
     if count < 0:
-        message = msg(N_("The count of %(rank)s cannot be negative."), rank=code)
+        message = msg(N_("The count of %(rank)s cannot be negative."), rank=RANKS_BY_CODE[code])
         raise RuleError(message, field="cards")
     if code == Rank.JOKER.code and count > jokers:
         raise RuleError(_joker_limit(jokers), field="cards")
@@ -54,7 +54,7 @@ def _check_count(code: str, count: int, decks: int, jokers: int) -> None:
         message = msg(
             N_("Only %(limit)s cards of rank %(rank)s are in play."),
             limit=RANKS_PER_DECK * decks,
-            rank=code,
+            rank=RANKS_BY_CODE[code],
         )
         raise RuleError(message, field="cards")
 

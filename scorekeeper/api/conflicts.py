@@ -1,0 +1,46 @@
+"""A change that lost a race to another client: 409, with the game as it now stands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, request
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..games.actions import Conflict
+from ..games.state import game_state, load_game
+from ..rules.messages import N_, Message, msg
+from .problems import WHOLE_REQUEST, Problem, answer_problem
+from .serialize import game_json
+
+
+def answer_stale(error: Conflict) -> Response:
+    """The same buy, round or undo changed since the client's `version`: 409 and the game now."""
+    return _conflict(error.message, error.field or WHOLE_REQUEST)
+
+
+def answer_race(error: IntegrityError) -> Response:
+    """Two clients changed the same thing at once and the database kept one: try again."""
+    # Only a unique constraint means a race; any other integrity error is a bug, and a 500.
+    unique = getattr(error.orig, "sqlstate", None) == "23505" or "UNIQUE" in str(error.orig)
+    if not unique:
+        raise error
+    message = msg(N_("Someone changed this game at the same moment. Reload and try again."))
+    return _conflict(message, WHOLE_REQUEST)
+
+
+def _conflict(message: Message, field: str) -> Response:
+    """A 409 problem; on a game's URL it carries the game under "game" so the client can redo."""
+    db.session.rollback()  # nothing of the refused change may show in the game sent back
+    game_id = (request.view_args or {}).get("game_id")
+    extra: dict[str, Any] = {}
+    if game_id is not None:
+        extra["game"] = game_json(game_state(load_game(game_id)))
+    return answer_problem(Problem(409, message, {field: [message]}, extra=extra))
+
+
+def register(bp: Blueprint) -> None:
+    """Answer both kinds of lost race as 409 (Conflict is a RuleError, answered 422 otherwise)."""
+    bp.register_error_handler(Conflict, answer_stale)
+    bp.register_error_handler(IntegrityError, answer_race)
