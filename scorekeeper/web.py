@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from .extensions import htmx
 from .games.history import describe
 from .i18n import current_locale, translate
-from .rules.cards import NATURAL_RANKS, Rank, rank_letter
+from .rules.cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from .rules.errors import RuleError
 from .rules.ruleset import Contract
 from .rules.table import describe_contract
@@ -79,6 +79,16 @@ def rank_buttons() -> list[tuple[str, str]]:
     return [(rank.code, rank_letter(rank, current_locale())) for rank in ranks]
 
 
+def hand_text(counts: dict[str, int]) -> str:
+    """Tapped cards as the table reads them: "K K 7 🃏", with the language's rank letters."""
+    locale = current_locale()
+    return " ".join(
+        "🃏" if code == Rank.JOKER.code else RANKS_BY_CODE[code].label(locale)
+        for code, count in counts.items()
+        for _ in range(count)
+    )
+
+
 def can_edit() -> bool:
     """Whether this request came in through the game's edit link."""
     access = g.get("access")
@@ -96,6 +106,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(
         new_action_id=new_action_id,
         can_edit=can_edit,
+        hand_text=hand_text,
         qr_svg=qr_svg,
         contract_words=contract_words,
         rank_buttons=rank_buttons,

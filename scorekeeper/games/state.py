@@ -76,6 +76,11 @@ class GameState:
             return self.standings.winners
         return tuple(row.seat for row in self.standings.rows if row.place == 1)
 
+    def tapped_cards(self, number: int) -> dict[int, dict[str, int]]:
+        """The cards tapped in for each hand of a round, kept to settle a dispute."""
+        record = self.rounds.get(number)
+        return {r.seat: r.cards for r in record.results if r.cards} if record else {}
+
     def buys_in(self, number: int) -> Counter[int]:
         """Buys per seat in a round."""
         record = self.rounds.get(number)

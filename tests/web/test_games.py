@@ -520,3 +520,14 @@ def test_a_game_shows_the_rules_it_is_played_under(table: Table) -> None:
 def test_a_rules_card_starts_a_game_with_its_rules(client: FlaskClient) -> None:
     page = client.get("/games/new?ruleset=liverpool").get_data(as_text=True)
     assert '<option selected value="liverpool">' in page
+
+
+def test_the_sheet_shows_tapped_cards_to_settle_a_dispute(table: Table) -> None:
+    table.start(PLAYERS)
+    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 1, "Dan": 1})
+    assert "K 7 🃏" in text(table.page("/sheet"))
+    german = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "de"})
+    assert "K 7 🃏" in text(german.get_data(as_text=True))
+    table.end_round(2, "Ben", {"Anna": "Q J", "Carla": 1, "Dan": 1})
+    dutch = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "nl"})
+    assert "V B" in text(dutch.get_data(as_text=True))
