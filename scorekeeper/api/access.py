@@ -7,7 +7,7 @@ from werkzeug.exceptions import NotFound
 
 from ..database import lock_game
 from ..extensions import db
-from ..games.links import SAFE_METHODS, _was_retired, role_of
+from ..games.links import SAFE_METHODS, role_of, was_retired
 from ..games.state import load_game
 from ..models import Game
 from ..rules.messages import N_, msg
@@ -47,7 +47,7 @@ def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
         raise Problem(401, message, headers=[CHALLENGE])
     game = _load(game_id, facts)
     role = None if game is None else role_of(game, token)
-    if game is not None and role is None and _was_retired(game.id, token):
+    if game is not None and role is None and was_retired(game.id, token):
         raise Problem(410, msg(REPLACED))
     if game is None or role is None:
         # The same answer for a missing game and a wrong link: ids are no secret, links are.

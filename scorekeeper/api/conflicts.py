@@ -11,13 +11,13 @@ from ..extensions import db
 from ..games.actions import Conflict
 from ..games.state import game_state, load_game
 from ..rules.messages import N_, Message, msg
-from .problems import WHOLE_REQUEST, Problem, answer_problem
+from .problems import WHOLE_REQUEST, Errors, Problem, answer_problem
 from .serialize import game_json
 
 
 def answer_stale(error: Conflict) -> Response:
     """The same buy, round or undo changed since the client's `version`: 409 and the game now."""
-    return _conflict(error.message, error.field or WHOLE_REQUEST)
+    return _conflict(error.message, {error.field or WHOLE_REQUEST: [error.message]})
 
 
 def answer_race(error: IntegrityError) -> Response:
@@ -27,17 +27,17 @@ def answer_race(error: IntegrityError) -> Response:
     if not unique:
         raise error
     message = msg(N_("Someone changed this game at the same moment. Reload and try again."))
-    return _conflict(message, WHOLE_REQUEST)
+    return _conflict(message)
 
 
-def _conflict(message: Message, field: str) -> Response:
+def _conflict(message: Message, errors: Errors | None = None) -> Response:
     """A 409 problem; on a game's URL it carries the game under "game" so the client can redo."""
     db.session.rollback()  # nothing of the refused change may show in the game sent back
     game_id = (request.view_args or {}).get("game_id")
     extra: dict[str, Any] = {}
     if game_id is not None:
         extra["game"] = game_json(game_state(load_game(game_id)))
-    return answer_problem(Problem(409, message, {field: [message]}, extra=extra))
+    return answer_problem(Problem(409, message, errors, extra=extra))
 
 
 def register(bp: Blueprint) -> None:

@@ -9,17 +9,32 @@ from .schemas import COMPONENTS, Schema, array, ref
 GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
 KEY: Schema = {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
+ROLE: Schema = {
+    "name": "role",
+    "in": "path",
+    "required": True,
+    "schema": {"enum": ["edit", "view"]},
+}
 REASONS = {
     400: "The body is not a JSON object.",
     401: "No link token was sent (Authorization: Bearer <token>).",
     403: "A view link asked for a change.",
     404: "No such game, rule set or URL.",
     409: "Another change to the game happened at the same moment.",
+    410: "The link was replaced; ask the table for the new one.",
     415: "The body is not sent as application/json.",
     422: "A field is missing, of the wrong type, or refused by the game's rules.",
 }
-CHANGE_ERRORS = (400, 401, 403, 404, 409, 415, 422)
-READ_ERRORS = (401, 404)
+STALE: Schema = {
+    "description": (
+        "The change was built on an old `version`: another client changed the same thing "
+        "since (or at the same moment). `game` is the game as it now stands; check, then "
+        "send the change again with its version."
+    ),
+    "content": {"application/problem+json": {"schema": ref("Conflict")}},
+}
+CHANGE_ERRORS = (400, 401, 403, 404, 409, 410, 415, 422)
+READ_ERRORS = (401, 404, 410)
 CHECK_ERRORS = (400, 415, 422)
 LINK: list[dict[str, list[str]]] = [
     {"link": []}
@@ -51,6 +66,21 @@ def operation(
         op["parameters"] = list(parameters)
     if body is not None:
         op["requestBody"] = {"required": True, **_json(body, "application/json")}
+    return op
+
+
+def change(
+    endpoint: str,
+    summary: str,
+    answers: dict[int, str],
+    body: str,
+    parameters: tuple[Schema, ...] = (GAME_ID,),
+) -> Schema:
+    """A change to a game through its edit link; a stale `version` answers 409 (Conflict)."""
+    op = operation(
+        endpoint, summary, answers, body=body, errors=CHANGE_ERRORS, parameters=parameters
+    )
+    op["responses"]["409"] = STALE
     return op
 
 
@@ -98,63 +128,52 @@ PATHS: dict[str, dict[str, Schema]] = {
         )
     },
     "/api/v1/games/{game_id}/buys": {
-        "post": operation(
+        "post": change(
             "buys_create",
             "Record a buy (200 when the action_id was already recorded).",
             {201: "Game", 200: "Game"},
             body="SeatChange",
-            errors=CHANGE_ERRORS,
-            parameters=GAME,
         )
     },
     "/api/v1/games/{game_id}/buys/remove": {
-        "post": operation(
+        "post": change(
             "buys_remove",
             "Take back a seat's last buy this round.",
             {200: "Game"},
             body="SeatChange",
-            errors=CHANGE_ERRORS,
-            parameters=GAME,
         )
     },
     "/api/v1/games/{game_id}/arbiter": {
-        "post": operation(
+        "post": change(
             "arbiter_rule",
             "Rule on a discard several players called for; record the buy if asked.",
             {200: "Ruling", 201: "Ruling"},
             body="Call",
-            errors=CHANGE_ERRORS,
-            parameters=GAME,
         )
     },
     "/api/v1/games/{game_id}/run-outs": {
-        "post": operation(
+        "post": change(
             "run_outs_create",
             "Record that the stock ran out; say whether that ends the round.",
             {201: "RunOut", 200: "RunOut"},
             body="RunOutReport",
-            errors=CHANGE_ERRORS,
-            parameters=GAME,
         )
     },
     "/api/v1/games/{game_id}/rounds/{number}": {
-        "put": operation(
+        "put": change(
             "rounds_update",
             "Record or correct how a round ended; went_out null means the stock ended it.",
             {200: "GameWithWarnings"},
             body="RoundResult",
-            errors=CHANGE_ERRORS,
             parameters=(GAME_ID, NUMBER),
         )
     },
     "/api/v1/games/{game_id}/undo": {
-        "post": operation(
+        "post": change(
             "undo_create",
             "Undo the newest change.",
             {200: "Game"},
             body="Action",
-            errors=CHANGE_ERRORS,
-            parameters=GAME,
         )
     },
     "/api/v1/games/{game_id}/history": {
@@ -164,6 +183,26 @@ PATHS: dict[str, dict[str, Schema]] = {
             {200: "[Change]"},
             errors=READ_ERRORS,
             parameters=GAME,
+        )
+    },
+    "/api/v1/games/{game_id}/version": {
+        "get": operation(
+            "version_show",
+            "The game's version alone, in one query: poll this, and fetch the game when it "
+            "changes.",
+            {200: "GameVersion"},
+            errors=READ_ERRORS,
+            parameters=GAME,
+        )
+    },
+    "/api/v1/games/{game_id}/links/{role}": {
+        "post": change(
+            "links_create",
+            "Replace the edit or view link (edit link only) and answer both links; the old "
+            "one answers 410 from now on.",
+            {200: "Links"},
+            body="LinkChange",
+            parameters=(GAME_ID, ROLE),
         )
     },
     "/api/v1/tally": {
@@ -198,7 +237,9 @@ def document() -> dict[str, Any]:
                 "The score sheet of May I? and the Contract Rummy family. Send every change as "
                 "application/json (otherwise 415). Errors are application/problem+json "
                 "(RFC 9457) with an `errors` object of messages per field, in the language "
-                "of Accept-Language."
+                "of Accept-Language. Changes to one game are made one at a time; send the "
+                "`version` you last read with each, and a change that another client's "
+                "overtook is refused with 409 and the game as it now stands (`game`)."
             ),
         },
         "paths": PATHS,
@@ -210,7 +251,8 @@ def document() -> dict[str, Any]:
                     "scheme": "bearer",
                     "description": (
                         "A game's edit link token (reading and changing) or view link token "
-                        "(reading, and the arbiter without recording)."
+                        "(reading, and the arbiter without recording). A replaced link "
+                        "answers 410."
                     ),
                 }
             },

@@ -16,8 +16,8 @@ from ..rules.melds import BOOK, RUN, check_contract
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
 from ..rules.table import table_setup
-from . import openapi, problems
-from .access import open_game
+from . import conflicts, openapi, problems, sharing
+from .access import lock_before_change, open_game
 from .parse import read_body
 from .play import check_meld, points_of, read_hands, read_tapped
 from .problems import Problem
@@ -25,6 +25,8 @@ from .serialize import change_json, game_json, ruleset_json, ruling_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 problems.register(bp)
+conflicts.register(bp)
+sharing.register(bp)
 
 
 @bp.before_request
@@ -34,14 +36,17 @@ def require_json() -> None:
         raise Problem(415, msg(N_("Send the request body as application/json.")))
 
 
+bp.before_request(lock_before_change)  # after require_json: a refused body locks nothing
+
+
 def game_answer(game_id: int, status: int = 200, **extra: Any) -> tuple[Response, int]:
     """The game's state as it now stands, with any extra fields."""
     return jsonify({**game_json(game_state(load_game(game_id))), **extra}), status
 
 
-def changed(game: Game, version: int) -> int:
+def changed(game: Game, before: int) -> int:
     """201 when the action recorded something, 200 when a repeated action_id recorded nothing."""
-    return 201 if game.version != version else 200
+    return 201 if game.version != before else 200
 
 
 @bp.get("/openapi.json")
@@ -91,10 +96,12 @@ def buys_create(game_id: int) -> tuple[Response, int]:
     game = open_game(game_id, change=True)
     body = read_body()
     seat, action_id = body.seat("seat", len(game.seats)), body.action_id()
+    version = body.version()
     body.finish()
-    version = game.version
-    actions.record_buy(game, seat, action_id)
-    return game_answer(game_id, changed(game, version))
+    before = game.version
+    actions.record_buy(game, seat, action_id, version)
+    answer, _status = game_answer(game_id)  # reloads the game, so `changed` costs no query
+    return answer, changed(game, before)
 
 
 @bp.post("/v1/games/<int:game_id>/buys/remove")
@@ -103,8 +110,9 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
     game = open_game(game_id, change=True)
     body = read_body()
     seat, action_id = body.seat("seat", len(game.seats)), body.action_id()
+    version = body.version()
     body.finish()
-    actions.remove_buy(game, seat, action_id)
+    actions.remove_buy(game, seat, action_id, version)
     return game_answer(game_id)
 
 
@@ -116,14 +124,14 @@ def arbiter_rule(game_id: int) -> tuple[Response, int]:
     discarder = body.seat("discarder", len(game.seats))
     callers = body.seats("callers", len(game.seats))
     draws, record = body.boolean("turn_player_draws"), body.boolean("record")
-    action_id = body.action_id()
+    action_id, version = body.action_id(), body.version()
     body.finish()
     if record:  # only the edit link may record the buy
         open_game(game_id, change=True)
     ruling = rule_on_call(game_state(game), discarder, callers, draws)
     winner = ruling.winner if record and ruling.is_buy else None
     if winner is not None:
-        actions.record_buy(game, winner, action_id)
+        actions.record_buy(game, winner, action_id, version)
     state = None if winner is None else game_json(game_state(load_game(game_id)))
     answer = {**ruling_json(ruling), "recorded": winner is not None, "game": state}
     return jsonify(answer), 200 if winner is None else 201
@@ -135,8 +143,9 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
     game = open_game(game_id, change=True)
     body = read_body()
     seen, action_id = body.integer("seen", None, null=True), body.action_id()
+    body.version()  # taken like every change's; `seen` is what settles two taps for one run-out
     body.finish()
-    version = game.version
+    before = game.version
     outcome = actions.record_run_out(game, seen, action_id)
     state = game_json(game_state(load_game(game_id)))
     answer = {
@@ -145,7 +154,7 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
         "instruction": translate(outcome.instruction),
         "game": state,
     }
-    return jsonify(answer), changed(game, version)
+    return jsonify(answer), changed(game, before)
 
 
 @bp.put("/v1/games/<int:game_id>/rounds/<int:number>")
@@ -157,9 +166,9 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     went_out = body.seat("went_out", state.players, null=True)
     hands = read_hands(body, state, number, went_out)
     cut = body.seat("cut_bonus_seat", state.players, None, null=True)
-    action_id = body.action_id()
+    action_id, version = body.action_id(), body.version()
     body.finish()
-    warnings = actions.record_result(game, number, went_out, hands, cut, action_id)
+    warnings = actions.record_result(game, number, went_out, hands, cut, action_id, version)
     return game_answer(game_id, warnings=[translate(warning) for warning in warnings])
 
 
@@ -168,9 +177,9 @@ def undo_create(game_id: int) -> tuple[Response, int]:
     """Undo the newest change that is not yet undone."""
     game = open_game(game_id, change=True)
     body = read_body()
-    action_id = body.action_id()
+    action_id, version = body.action_id(), body.version()
     body.finish()
-    actions.undo_last(game, action_id)
+    actions.undo_last(game, action_id, version)
     return game_answer(game_id)
 
 

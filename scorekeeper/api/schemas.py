@@ -9,7 +9,7 @@ import typing
 from typing import Any
 
 from ..rules.ruleset import RuleSet
-from .parse import ACTION_ID_LENGTH, MAX_NUMBER, NAME_LENGTH
+from .parse import ACTION_ID_LENGTH, MAX_NUMBER, MAX_VERSION, NAME_LENGTH
 
 Schema = dict[str, Any]
 INT: Schema = {"type": "integer", "minimum": 0, "maximum": MAX_NUMBER}
@@ -17,6 +17,7 @@ SIGNED: Schema = {"type": "integer"}  # scores go below 0 with the Liverpool cut
 STR: Schema = {"type": "string"}
 BOOL: Schema = {"type": "boolean"}
 ACTION_ID: Schema = {"type": "string", "minLength": 1, "maxLength": ACTION_ID_LENGTH}
+VERSION_NUMBER: Schema = {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}
 CARDS: Schema = {
     "description": 'Cards as text ("KC 7H JK", also 10S, TS, 7♥) or a list of such tokens.',
     "anyOf": [STR, {"type": "array", "items": STR}],
@@ -77,6 +78,16 @@ def _required(field: dataclasses.Field[Any]) -> bool:
     return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
 
 
+VERSION: Schema = {
+    "description": (
+        "The game's version as this client last read it (GET /api/v1/games/{game_id} or its "
+        "/version). If what the change touches changed since (that player's buys for a buy, "
+        "that round for a round's result, anything for an undo) it is refused with 409 and "
+        "the game as it now stands. Left out or null, the change applies to the game as it "
+        "is. Run-outs and new links take it but never conflict."
+    ),
+    **nullable(VERSION_NUMBER),
+}
 PLAYER = obj({"seat": INT, "name": STR})
 CONTRACT = obj({"books": INT, "runs": INT, "book_length": INT, "run_length": INT})
 CURRENT_ROUND = obj(
@@ -129,7 +140,7 @@ STANDINGS = obj(
 GAME = obj(
     {
         "id": INT,
-        "version": INT,
+        "version": VERSION_NUMBER,
         "players": array(PLAYER),
         "rules": ref("RuleSet"),
         "first_dealer": INT,
@@ -149,7 +160,7 @@ RULESET_CHOICE: Schema = {
     "description": "A preset's key, or a whole rule set (checked field by field).",
     "anyOf": [STR, ref("RuleSet")],
 }
-SEAT_CHANGE = obj({"seat": INT}, {"action_id": ACTION_ID})
+SEAT_CHANGE = obj({"seat": INT}, {"action_id": ACTION_ID, "version": VERSION})
 ONE_OF_HAND: Schema = {
     "description": "A hand: typed points, the cards, or the cards counted per rank.",
     "oneOf": [obj({"points": INT}), obj({"cards": CARDS}), obj({"counts": COUNTS})],
@@ -169,9 +180,22 @@ REQUESTS: dict[str, Schema] = {
     "SeatChange": SEAT_CHANGE,
     "Call": obj(
         {"discarder": INT, "callers": array(INT)},
-        {"turn_player_draws": BOOL, "record": BOOL, "action_id": ACTION_ID},
+        {"turn_player_draws": BOOL, "record": BOOL, "action_id": ACTION_ID, "version": VERSION},
     ),
-    "RunOutReport": obj({}, {"seen": nullable(INT), "action_id": ACTION_ID}),
+    "RunOutReport": obj(
+        {},
+        {
+            "seen": {
+                "description": (
+                    "How often this client saw the stock run out this round: two clients "
+                    "reporting one run-out record it once (this, not `version`, settles that)."
+                ),
+                **nullable(INT),
+            },
+            "action_id": ACTION_ID,
+            "version": VERSION,
+        },
+    ),
     "RoundResult": obj(
         {
             "went_out": nullable(INT),
@@ -181,9 +205,10 @@ REQUESTS: dict[str, Schema] = {
                 "additionalProperties": ONE_OF_HAND,
             },
         },
-        {"cut_bonus_seat": nullable(INT), "action_id": ACTION_ID},
+        {"cut_bonus_seat": nullable(INT), "action_id": ACTION_ID, "version": VERSION},
     ),
-    "Action": obj({}, {"action_id": ACTION_ID}),
+    "Action": obj({}, {"action_id": ACTION_ID, "version": VERSION}),
+    "LinkChange": obj({}, {"version": VERSION}),
     "TallyRequest": {
         "oneOf": [
             obj({"cards": CARDS}, {"ruleset": RULESET_CHOICE, "players": INT, "decks": INT}),
@@ -200,17 +225,25 @@ REQUESTS: dict[str, Schema] = {
         ]
     },
 }
+PROBLEM: Schema = {
+    "type": STR,
+    "title": STR,
+    "status": {"type": "integer"},
+    "detail": STR,
+    "errors": {
+        "description": 'Messages per input field ("hands.2", "ruleset.rounds.0.deal").',
+        "type": "object",
+        "additionalProperties": array(STR),
+    },
+}
 ANSWERS: dict[str, Schema] = {
-    "Problem": obj(
+    "Problem": obj(PROBLEM),
+    "Conflict": obj(
         {
-            "type": STR,
-            "title": STR,
-            "status": {"type": "integer"},
-            "detail": STR,
-            "errors": {
-                "description": 'Messages per input field ("hands.2", "ruleset.rounds.0.deal").',
-                "type": "object",
-                "additionalProperties": array(STR),
+            **PROBLEM,
+            "game": {
+                "description": "The game as it now stands: check it, then send the change again.",
+                **ref("Game"),
             },
         }
     ),
@@ -240,7 +273,9 @@ ANSWERS: dict[str, Schema] = {
     "Change": obj(
         {
             "id": INT,
-            "kind": {"enum": ["create", "buy", "buy_removed", "run_out", "result", "undo"]},
+            "kind": {
+                "enum": ["create", "buy", "buy_removed", "run_out", "result", "undo", "rotate_link"]
+            },
             "round": nullable(INT),
             "seat": nullable(INT),
             "text": STR,
@@ -248,6 +283,8 @@ ANSWERS: dict[str, Schema] = {
             "undone": BOOL,
         }
     ),
+    "Links": obj({"edit": STR, "view": STR}),
+    "GameVersion": obj({"version": VERSION_NUMBER}),
     "Tally": obj({"points": INT}),
     "MeldCheck": obj(
         {

@@ -55,7 +55,7 @@ def open_link(game: Game | None, token: str) -> Access:
     """The access a link gives; a replaced link gets its own page, an unknown one 404."""
     role = role_of(game, token) if game is not None else None
     if game is None or role is None:
-        abort(410 if game is not None and _was_retired(game.id, token) else 404)
+        abort(410 if game is not None and was_retired(game.id, token) else 404)
     return Access(game.id, token, role)
 
 
@@ -82,7 +82,7 @@ def remembered() -> dict[int, str]:
     return {int(game_id): str(token) for game_id, token in session.get("games", [])}
 
 
-def _was_retired(game_id: int, token: str) -> bool:
+def was_retired(game_id: int, token: str) -> bool:
     """Whether this token was one of the game's links before a rotation."""
     query = select(RetiredLink.token).where(RetiredLink.game_id == game_id)
     retired = db.session.scalars(query)

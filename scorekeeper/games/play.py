@@ -96,7 +96,7 @@ def arbiter_buy(game_id: int) -> Response:
     """Record the buy the arbiter gave, and close its ruling."""
     seat = _seat()
     try:
-        actions.record_buy(load_game(game_id), seat, request.form.get("action_id"))
+        actions.record_buy(load_game(game_id), seat, request.form.get("action_id"), _base_version())
     except RuleError as error:
         state = game_state(load_game(game_id))
         errors = {"discarder": [translate(error.message)]}

@@ -8,7 +8,7 @@ from itertools import pairwise
 
 from .cards import Card, Rank
 from .meld_runs import RunPlacement, placement_refusal, placements, too_long_refusal
-from .messages import N_, Message, msg, nmsg
+from .messages import N_, NN_, Message, msg, nmsg
 from .ruleset import RuleSet
 
 BOOK = "book"
@@ -17,21 +17,21 @@ RUN = "run"
 RunVerdict = tuple[Message | None, tuple[RunPlacement, ...]]
 
 _LENGTH_TEMPLATES: dict[tuple[str, bool], tuple[str, str]] = {
-    (BOOK, False): (
-        N_("A book needs at least %(count)s card."),
-        N_("A book needs at least %(count)s cards."),
+    (BOOK, False): NN_(
+        "A book needs at least %(count)s card.",
+        "A book needs at least %(count)s cards.",
     ),
-    (BOOK, True): (
-        N_("A book must have exactly %(count)s card."),
-        N_("A book must have exactly %(count)s cards."),
+    (BOOK, True): NN_(
+        "A book must have exactly %(count)s card.",
+        "A book must have exactly %(count)s cards.",
     ),
-    (RUN, False): (
-        N_("A run needs at least %(count)s card."),
-        N_("A run needs at least %(count)s cards."),
+    (RUN, False): NN_(
+        "A run needs at least %(count)s card.",
+        "A run needs at least %(count)s cards.",
     ),
-    (RUN, True): (
-        N_("A run must have exactly %(count)s card."),
-        N_("A run must have exactly %(count)s cards."),
+    (RUN, True): NN_(
+        "A run must have exactly %(count)s card.",
+        "A run must have exactly %(count)s cards.",
     ),
 }
 
@@ -166,8 +166,8 @@ def _wild_refusal(naturals: int, wilds: int, rules: RuleSet) -> Message | None:
     most = rules.melds.max_wilds_per_meld
     if most is not None and wilds > most:
         return nmsg(
-            N_("A meld may hold at most %(count)s wild card."),
-            N_("A meld may hold at most %(count)s wild cards."),
+            "A meld may hold at most %(count)s wild card.",
+            "A meld may hold at most %(count)s wild cards.",
             most,
         )
     if rules.melds.wilds_never_outnumber_naturals and wilds > naturals:

@@ -61,8 +61,8 @@ def too_long_refusal(length: int) -> Message | None:
     if length <= MAX_RUN_LENGTH:
         return None
     return nmsg(
-        N_("A run can have at most %(count)s card."),
-        N_("A run can have at most %(count)s cards."),
+        "A run can have at most %(count)s card.",
+        "A run can have at most %(count)s cards.",
         MAX_RUN_LENGTH,
     )
 
@@ -79,8 +79,8 @@ def placement_refusal(naturals: Sequence[Card], wilds: int) -> Message:
     if wilds == 0:
         return msg(N_("The cards of a run must follow each other in rank, without a gap."))
     return nmsg(
-        N_("The gaps in this run need more than the %(count)s wild card it holds."),
-        N_("The gaps in this run need more than the %(count)s wild cards it holds."),
+        "The gaps in this run need more than the %(count)s wild card it holds.",
+        "The gaps in this run need more than the %(count)s wild cards it holds.",
         wilds,
     )
 

@@ -119,8 +119,8 @@ def _check_runs_apart(readings: list[_Reading], contract: Contract, rules: RuleS
 def _count_message(needed: int, given: int) -> Message:
     """The contract names how many melds go down, no more and no fewer."""
     return nmsg(
-        N_("This contract is %(count)s meld, not %(given)s."),
-        N_("This contract is %(count)s melds, not %(given)s."),
+        "This contract is %(count)s meld, not %(given)s.",
+        "This contract is %(count)s melds, not %(given)s.",
         needed,
         given=given,
     )
@@ -130,14 +130,14 @@ def _kind_message(kind: str, wanted: int, given: int) -> Message:
     """The contract names how many of the melds are books and how many are runs."""
     if kind == BOOK:
         return nmsg(
-            N_("This contract has %(count)s book, not %(given)s."),
-            N_("This contract has %(count)s books, not %(given)s."),
+            "This contract has %(count)s book, not %(given)s.",
+            "This contract has %(count)s books, not %(given)s.",
             wanted,
             given=given,
         )
     return nmsg(
-        N_("This contract has %(count)s run, not %(given)s."),
-        N_("This contract has %(count)s runs, not %(given)s."),
+        "This contract has %(count)s run, not %(given)s.",
+        "This contract has %(count)s runs, not %(given)s.",
         wanted,
         given=given,
     )

@@ -38,6 +38,11 @@ class Message:
         return self.render()
 
 
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction without translating it here."""
+    return singular, plural
+
+
 def msg(template: str, **params: Any) -> Message:
     """A message with parameters: msg(N_("%(name)s is out"), name="Anna")."""
     return Message(template, params)

@@ -80,8 +80,8 @@ def _who_went_out(
     if len(out) > 1:
         raise RuleError(
             nmsg(
-                N_("Only one player can go out in a round; %(count)s is marked."),
-                N_("Only one player can go out in a round; %(count)s are marked."),
+                "Only one player can go out in a round; %(count)s is marked.",
+                "Only one player can go out in a round; %(count)s are marked.",
                 len(out),
             ),
             field="went_out",
@@ -151,8 +151,8 @@ def _check_players(outcomes: Sequence[RoundOutcome], players: int) -> None:
         if len(outcome.scores) != players:
             raise RuleError(
                 nmsg(
-                    N_("Round %(number)s should have %(count)s score."),
-                    N_("Round %(number)s should have %(count)s scores."),
+                    "Round %(number)s should have %(count)s score.",
+                    "Round %(number)s should have %(count)s scores.",
                     players,
                     number=number,
                 ),

@@ -79,8 +79,8 @@ def provisional_standings(names: Sequence[str], outcomes: Sequence[RoundOutcome]
         return Standings(sheet.rows(tiers), (), (), ())
     leaders = tiers[0]
     lead = nmsg(
-        N_("%(names)s leads with %(total)s."),
-        N_("%(names)s lead with %(total)s."),
+        "%(names)s leads with %(total)s.",
+        "%(names)s lead with %(total)s.",
         len(leaders),
         names=tuple(sheet.names[seat] for seat in leaders),
         total=sheet.totals[leaders[0]],
@@ -123,8 +123,8 @@ def _check_rounds(
     if len(outcomes) > len(rules.rounds):
         raise RuleError(
             nmsg(
-                N_("This game has %(count)s round."),
-                N_("This game has %(count)s rounds."),
+                "This game has %(count)s round.",
+                "This game has %(count)s rounds.",
                 len(rules.rounds),
             ),
             field="rounds",

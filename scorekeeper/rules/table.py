@@ -151,7 +151,7 @@ def _check_players(rules: RuleSet, players: int, fewest: int) -> None:
     if not fewest <= players <= rules.max_players:
         message = msg(
             N_("%(name)s is played by %(min)s to %(max)s players, not %(players)s."),
-            name=rules.name,
+            name=msg(rules.name),  # the rule set's name, translated with the sentence
             min=fewest,
             max=rules.max_players,
             players=players,
@@ -179,7 +179,7 @@ def _deck_rule(
         rule = min(larger, key=lambda r: r.min_players, default=None)
     if rule is not None:
         return rule
-    params = {"name": rules.name, "players": players, "decks": decks}
+    params = {"name": msg(rules.name), "players": players, "decks": decks}
     if decks is None:
         message = msg(N_("%(name)s has no decks for %(players)s players."), **params)
     else:

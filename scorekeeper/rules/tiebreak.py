@@ -70,8 +70,8 @@ def _names(names: Sequence[str], seats: Sequence[int]) -> tuple[str, ...]:
 def _went_out_line(name: str, rounds: int) -> Message:
     """The May I? tiebreak: how many rounds this player went out in."""
     return nmsg(
-        N_("%(name)s went out in %(count)s round."),
-        N_("%(name)s went out in %(count)s rounds."),
+        "%(name)s went out in %(count)s round.",
+        "%(name)s went out in %(count)s rounds.",
         rounds,
         name=name,
     )
@@ -163,8 +163,8 @@ def _call_tiebreaker(rules: RuleSet, tied: tuple[str, ...], *, still: bool) -> l
     # One count per sentence, so that every language can choose its own plural forms.
     books, runs = spec.contract.books, spec.contract.runs
     if books:
-        lines.append(nmsg(N_("Contract: %(count)s book."), N_("Contract: %(count)s books."), books))
+        lines.append(nmsg("Contract: %(count)s book.", "Contract: %(count)s books.", books))
     if runs:
-        lines.append(nmsg(N_("Contract: %(count)s run."), N_("Contract: %(count)s runs."), runs))
-    lines.append(nmsg(N_("Deal %(count)s card each."), N_("Deal %(count)s cards each."), spec.deal))
+        lines.append(nmsg("Contract: %(count)s run.", "Contract: %(count)s runs.", runs))
+    lines.append(nmsg("Deal %(count)s card each.", "Deal %(count)s cards each.", spec.deal))
     return lines

@@ -5,10 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
+SAFE = {"GET", "HEAD", "OPTIONS"}
+URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i"}
+POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
+# One valid change per endpoint that changes a game, to a game where Ben has bought a card:
+# (endpoint, URL values, body). Tests check this covers every such route in the URL map.
+GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    ("api.buys_create", {}, {"seat": 2}),
+    ("api.buys_remove", {}, {"seat": 1}),
+    ("api.arbiter_rule", {}, {"discarder": 0, "callers": [2], "record": True}),
+    ("api.run_outs_create", {}, {"seen": 0}),
+    ("api.rounds_update", {"number": 1}, {"went_out": 0, "hands": POINTS}),
+    ("api.undo_create", {}, {}),
+    ("api.links_create", {"role": "edit"}, {}),
+    ("api.links_create", {"role": "view"}, {}),
+]
 
 
 class Api:
@@ -69,6 +86,20 @@ class Api:
     def history(self) -> list[str]:
         return [change["text"] for change in self.ok("get", f"{self.url}/history")]
 
+    def version(self) -> int:
+        """The game's version, as a polling client reads it."""
+        version: int = self.ok("get", f"{self.url}/version")["version"]
+        return version
+
+    def with_link(self, token: str, method: str, path: str, body: Any = None) -> TestResponse:
+        """Call about this game with another link than the edit link it started with."""
+        return getattr(self.client, method)(f"/api/v1{path}", json=body, headers=bearer(token))
+
+
+def bearer(token: str) -> dict[str, str]:
+    """A link token as an Authorization header."""
+    return {"Authorization": f"Bearer {token}"}
+
 
 @pytest.fixture
 def api(client: FlaskClient) -> Api:
@@ -91,3 +122,30 @@ def assert_problem(response: TestResponse, status: int, field: str | None = None
     if field is not None:
         assert field in problem["errors"], problem
     return problem
+
+
+def api_routes(app: Flask) -> list[tuple[str, Rule]]:
+    """Every method and rule of the API (HEAD and OPTIONS left out), read from the URL map."""
+    return [
+        (method.lower(), rule)
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/")
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+    ]
+
+
+def game_changes(app: Flask) -> set[str]:
+    """The endpoints that change a game: any method but GET on a URL naming a game."""
+    return {
+        rule.endpoint
+        for method, rule in api_routes(app)
+        if method.upper() not in SAFE and "game_id" in rule.arguments
+    }
+
+
+def rule_url(rule: Rule, game_id: int, **values: Any) -> str:
+    """A rule's URL about this game (round 1, the view link, unless told otherwise)."""
+    given = {**URL_VALUES, "game_id": game_id, **values}
+    built = rule.build({name: given[name] for name in rule.arguments}, append_unknown=False)
+    assert built is not None, rule
+    return built[1]

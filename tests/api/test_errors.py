@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import PLAYERS, Api, assert_problem
+from .conftest import PLAYERS, Api, api_routes, assert_problem, rule_url
 
 NASTY: list[Any] = [
     None,
@@ -55,6 +55,10 @@ NASTY: list[Any] = [
     {"callers": list(range(-5, 50)), "discarder": 0, "record": True},
     {"seen": -1},
     {"seen": 10**30},
+    {"version": -1},
+    {"version": 10**30},
+    {"version": "1"},
+    {"seat": 1, "version": 1.0},
     {"a": {"b": {"c": [[[[{}]]]]}}},
 ]
 RAW_BODIES = [b"[" * 100_000, b"1" * 5_000, b'{"seat": NaN}', b'{"seat": 1e999}', b"\xff\xfe", b"{"]
@@ -64,13 +68,11 @@ RAW_BODIES = [b"[" * 100_000, b"1" * 5_000, b'{"seat": NaN}', b'{"seat": 1e999}'
 def change_urls(api: Api, app: Flask) -> list[tuple[str, str]]:
     """Every POST and PUT URL of the API, about a game in its first round."""
     api.start()
-    urls = []
-    for rule in app.url_map.iter_rules():
-        for method in sorted((rule.methods or set()) & {"POST", "PUT"}):
-            if rule.rule.startswith("/api/"):
-                url = rule.rule.replace("<int:game_id>", str(api.game_id))
-                urls.append((method.lower(), url.replace("<int:number>", "1")))
-    return urls
+    return [
+        (method, rule_url(rule, api.game_id))
+        for method, rule in api_routes(app)
+        if method in ("post", "put")
+    ]
 
 
 def test_no_nasty_payload_gets_a_server_error(api: Api, change_urls: list[tuple[str, str]]) -> None:
@@ -92,7 +94,7 @@ FIELDS = st.sampled_from(
     [
         *("seat", "ruleset", "players", "first_dealer", "decks", "cards", "counts", "points"),
         *("melds", "meld", "kind", "round", "hands", "went_out", "cut_bonus_seat"),
-        *("discarder", "callers", "turn_player_draws", "record", "seen", "action_id"),
+        *("discarder", "callers", "turn_player_draws", "record", "seen", "action_id", "version"),
     ]
 )
 JSON_VALUES = st.recursive(

@@ -1,0 +1,165 @@
+"""API changes to one game are made one at a time: the lock comes first, then the version check."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import event, func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.games import actions
+from scorekeeper.models import Buy, Change, RoundResult
+from scorekeeper.rules.presets import MAY_I
+from tests.conftest import make_app, serving
+
+from .conftest import GAME_CHANGES, SAFE, Api, rule_url
+
+PHONES = 6
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements the app sends while the block runs."""
+    sent: list[str] = []
+
+    def keep(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        sent.append(" ".join(statement.split()))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+
+
+def is_lock(statement: str) -> bool:
+    """SQLite's write lock taken at BEGIN, or PostgreSQL's lock on the game's row."""
+    return statement == "BEGIN IMMEDIATE" or (
+        statement.startswith("SELECT game.id") and statement.endswith("FOR UPDATE")
+    )
+
+
+@pytest.mark.parametrize(("endpoint", "values", "body"), GAME_CHANGES)
+def test_every_change_locks_the_game_before_reading_it(
+    app: Flask, api: Api, endpoint: str, values: dict[str, Any], body: dict[str, Any]
+) -> None:
+    api.start()
+    api.buy("Ben")
+    rule = next(rule for rule in app.url_map.iter_rules() if rule.endpoint == endpoint)
+    method = next(iter((rule.methods or set()) - SAFE)).lower()
+    with statements(app) as sent:
+        response = getattr(api.client, method)(
+            rule_url(rule, api.game_id, **values), json=body, headers=api.headers
+        )
+    assert response.status_code in (200, 201), response.get_data(as_text=True)
+    assert is_lock(sent[0]), sent[:2]
+    assert sum(map(is_lock, sent)) == 1
+
+
+def test_reading_takes_no_lock_and_the_version_takes_one_query(app: Flask, api: Api) -> None:
+    api.start()
+    with statements(app) as sent:
+        assert api.version() == 1
+    assert [s for s in sent if not s.startswith("BEGIN")] == [sent[-1]]
+    assert sent[-1].startswith("SELECT game.id") and "FOR UPDATE" not in sent[-1]
+    with statements(app) as sent:
+        api.state()
+    assert not any(map(is_lock, sent))
+
+
+class LiveGame:
+    """A four-player game on a real threaded server, changed through the API."""
+
+    def __init__(self, app: Flask, base: str, game_id: int, token: str) -> None:
+        self.app, self.base, self.game_id, self.token = app, base, game_id, token
+
+    def send(self, method: str, path: str, body: dict[str, Any]) -> int:
+        """Send JSON with the edit link; the status code."""
+        request = urllib.request.Request(
+            f"{self.base}/api/v1/games/{self.game_id}{path}",
+            data=json.dumps(body).encode(),
+            method=method,
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return int(answer.status)
+        except urllib.error.HTTPError as answer:
+            return int(answer.code)
+
+    def at_once(self, calls: list[tuple[str, str, dict[str, Any]]]) -> list[int]:
+        """Send every call from its own thread, released together; the status codes in order."""
+        start, codes = threading.Barrier(len(calls)), [0] * len(calls)
+
+        def phone(index: int) -> None:
+            start.wait()
+            codes[index] = self.send(*calls[index])
+
+        threads = [threading.Thread(target=phone, args=(i,)) for i in range(len(calls))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        return codes
+
+    def count(self, model: type, *where: object) -> int:
+        """Rows of a model, read afresh."""
+        with self.app.app_context():
+            return db.session.scalar(select(func.count()).select_from(model).where(*where)) or 0
+
+
+@pytest.fixture
+def live(database_url: str, tmp_path: Path) -> Iterator[LiveGame]:
+    """A game served for real, on each database."""
+    app = make_app(database_url, str(tmp_path))
+    with app.app_context():
+        upgrade()
+        game = actions.create_game(MAY_I, ["Anna", "Ben", "Carla", "Dev"], 0)
+        game_id, token = game.id, game.edit_token
+    with serving(app) as base:
+        yield LiveGame(app, base, game_id, token)
+    with app.app_context():
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+def test_stale_buys_for_one_player_at_once_land_once(live: LiveGame) -> None:
+    codes = live.at_once([("POST", "/buys", {"seat": 1, "version": 1})] * PHONES)
+    assert sorted(codes) == [201] + [409] * (PHONES - 1)
+    assert live.count(Buy) == 1
+    assert live.count(Change, Change.kind == "buy") == 1
+
+
+def test_buys_for_every_player_on_one_version_at_once_all_land(live: LiveGame) -> None:
+    codes = live.at_once([("POST", "/buys", {"seat": seat, "version": 1}) for seat in range(4)])
+    assert codes == [201] * 4
+    assert [live.count(Buy, Buy.seat == seat) for seat in range(4)] == [1, 1, 1, 1]
+
+
+def test_competing_round_results_keep_exactly_the_acknowledged_one(live: LiveGame) -> None:
+    calls = [
+        (
+            "PUT",
+            "/rounds/1",
+            {"went_out": 0, "hands": {str(s): {"points": p} for s in (1, 2, 3)}, "version": 1},
+        )
+        for p in range(10, 10 + PHONES)
+    ]
+    codes = live.at_once(calls)
+    assert sorted(codes) == [200] + [409] * (PHONES - 1)
+    kept = calls[codes.index(200)][2]["hands"]["1"]["points"]
+    assert live.count(RoundResult, RoundResult.points == kept) == 3
+    assert live.count(RoundResult) == 4

@@ -1,0 +1,121 @@
+"""The app in English, German, Dutch and Spanish, with the rule documents' own terms."""
+
+from __future__ import annotations
+
+import gettext
+import re
+from html import unescape
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from wtforms.i18n import get_translations
+
+from tests.conftest import Table
+from tests.web.test_games import PLAYERS, TIED_GAME, play, text
+from tests.web.test_translations import TRANSLATIONS
+
+# The words each language's rule document uses for the game's terms (issue: translations).
+TERMS = {
+    "de": {"%(count)s book": "Buch", "%(count)s run": "Sequenz", "Stock": "Talon"},
+    "nl": {"%(count)s book": "drieling", "%(count)s run": "reeks", "Stock": "trekstapel"},
+    "es": {"%(count)s book": "libro", "%(count)s run": "escalera", "Stock": "mazo"},
+}
+# Rank letters of the card buttons: Jack, Queen, King.
+FACES = {"en": "J Q K", "de": "B D K", "nl": "B V H", "es": "J Q K"}
+SCREEN_WORDS = ["Score sheet", "Share", "Dealer", "Plays first", "Buy", "The stock ran out"]
+SHEET_WORDS = ["Score sheet", "Round", "Total", "History"]
+
+
+def catalog(language: str) -> Catalog:
+    """A language's committed catalog."""
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        return read_po(source, locale=language)
+
+
+def translated(language: str, msgid: str) -> str:
+    """The catalog's translation of a message (the singular form of a plural one)."""
+    entry = catalog(language).get(msgid)
+    assert entry is not None, msgid
+    string = entry.string
+    return str(string[0] if isinstance(string, tuple | list) else string)
+
+
+def plural(language: str, msgid: str, count: int) -> str:
+    """The catalog's plural form of a message for this count."""
+    entries = catalog(language)
+    entry = entries.get(msgid)
+    assert entry is not None and isinstance(entry.string, tuple | list), msgid
+    return str(entry.string[gettext.c2py(entries.plural_expr)(count)])
+
+
+@pytest.mark.parametrize("language", sorted(TERMS))
+def test_catalogs_use_the_rule_documents_terms(language: str) -> None:
+    for msgid, word in TERMS[language].items():
+        assert word.lower() in translated(language, msgid).lower(), (msgid, word)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+def test_the_round_screen_speaks_the_tables_language(table: Table, language: str) -> None:
+    table.start(PLAYERS)
+    table.client.post("/language", data={"language": language, "next": "/"})
+    page = text(table.page())
+    assert f'lang="{language}"' in table.page()
+    for word in SCREEN_WORDS:
+        assert translated(language, word) in page, word
+
+
+@pytest.mark.parametrize("language", ["de", "nl", "es"])
+def test_the_score_sheet_speaks_the_tables_language(table: Table, language: str) -> None:
+    table.start(PLAYERS)
+    play(table, TIED_GAME[:2])
+    sheet = text(
+        table.client.get(f"{table.url}/sheet", headers={"Accept-Language": language}).get_data(
+            as_text=True
+        )
+    )
+    for word in SHEET_WORDS:
+        assert translated(language, word) in sheet, word
+    assert "History" not in sheet
+    assert "went out" not in sheet
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+def test_card_buttons_use_the_languages_rank_letters(table: Table, language: str) -> None:
+    table.start(PLAYERS)
+    form = table.client.get(
+        f"{table.url}/rounds/1", headers={"Accept-Language": language}
+    ).get_data(as_text=True)
+    letters = re.findall(r'class="rank"\s+aria-label="([^",]+)"', form)
+    assert " ".join(letters[10:13]) == FACES[language]
+
+
+def test_form_errors_come_in_the_tables_language(table: Table) -> None:
+    table.start(PLAYERS)
+    data = {"went_out": "0", "points_1": "zehn", "points_2": "5", "points_3": "5"}
+    page = table.client.post(
+        f"{table.url}/rounds/1", data=data, headers={"Accept-Language": "de"}
+    ).get_data(as_text=True)
+    wtforms_german = get_translations(["de"]).gettext("Not a valid integer value.")
+    assert wtforms_german != "Not a valid integer value."
+    assert wtforms_german in page
+
+
+def test_rules_engine_sentences_are_translated(table: Table) -> None:
+    table.start(PLAYERS)
+    for _ in range(3):
+        table.buy("Ben")
+    page = table.client.post(
+        f"{table.url}/buys", data={"seat": "1"}, headers={"Accept-Language": "es"}
+    ).get_data(as_text=True)
+    spanish = plural("es", "The limit of %(count)s buy per round is reached.", 3)
+    assert spanish % {"count": 3} in unescape(page)
+    assert "The limit of 3 buys per round is reached." not in page
+
+
+def test_times_in_the_history_follow_the_locale(table: Table) -> None:
+    table.start(PLAYERS)
+    english = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "en"})
+    german = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "de"})
+    assert re.search(r"<time[^>]*>\d{1,2}:\d{2}\s?[AP]M</time>", english.get_data(as_text=True))
+    assert re.search(r"<time[^>]*>\d{2}:\d{2}</time>", german.get_data(as_text=True))
