@@ -295,13 +295,11 @@ def _round_record(game: Game, current: CurrentRound | None) -> Round:
 
 
 def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
-    """Who plays round `number`: everyone, or a tiebreaker's tied players; refuse future rounds."""
-    if state.current is not None and number == state.current.number:
-        return state.current.seats
-    record_ = state.rounds.get(number)
-    if record_ is None or not record_.results:
+    """Who plays round `number`, refusing a round not reached yet."""
+    seats = state.seats_of(number)
+    if seats is None:
         raise RuleError(msg(N_("That round has not been played yet.")), field="round")
-    return tuple(record_.tiebreak_seats or range(state.players))
+    return seats
 
 
 def _hand_result(

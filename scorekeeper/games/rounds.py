@@ -40,12 +40,10 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
 
 def _seats(state: GameState, number: int) -> tuple[int, ...]:
     """The seats that play this round; 404 for a round not reached yet."""
-    if state.current is not None and number == state.current.number:
-        return state.current.seats
-    record = state.rounds.get(number)
-    if record is None or not record.results:
+    seats = state.seats_of(number)
+    if seats is None:
         abort(404)
-    return tuple(record.tiebreak_seats or range(state.players))
+    return seats
 
 
 def _fill(form: FlaskForm, state: GameState, number: int, stock_ended: bool) -> None:

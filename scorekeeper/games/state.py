@@ -76,6 +76,15 @@ class GameState:
             return self.standings.winners
         return tuple(row.seat for row in self.standings.rows if row.place == 1)
 
+    def seats_of(self, number: int) -> tuple[int, ...] | None:
+        """Who plays round `number`: all, or a tiebreaker's tied players; None if not reached."""
+        if self.current is not None and number == self.current.number:
+            return self.current.seats
+        record = self.rounds.get(number)
+        if record is None or not record.results:
+            return None
+        return tuple(record.tiebreak_seats or range(self.players))
+
     def tapped_cards(self, number: int) -> dict[int, dict[str, int]]:
         """The cards tapped in for each hand of a round, kept to settle a dispute."""
         record = self.rounds.get(number)
