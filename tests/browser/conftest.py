@@ -71,8 +71,9 @@ class Phone:
     except a refusal the test provokes on purpose and names with `allow`.
     """
 
-    def __init__(self, browser: Browser, base_url: str) -> None:
-        self.context = browser.new_context(viewport=PHONE, locale="en-US", base_url=base_url)
+    def __init__(self, browser: Browser, base_url: str, locale: str = "en-US") -> None:
+        # The locale sets the Accept-Language header, which picks the app's language.
+        self.context = browser.new_context(viewport=PHONE, locale=locale, base_url=base_url)
         self.context.set_default_timeout(5_000)
         self.context.add_init_script(REPORT_CSP_VIOLATIONS)
         self.page = self.context.new_page()
@@ -114,12 +115,15 @@ def page(browser: Browser, live_server: str) -> Iterator[Page]:
 
 
 @pytest.fixture
-def open_phone(browser: Browser, live_server: str) -> Iterator[Callable[[], Phone]]:
-    """Open more phones at the same table, each with its own cookies; checked like `page`."""
+def open_phone(browser: Browser, live_server: str) -> Iterator[Callable[..., Phone]]:
+    """Open more phones at the same table, each with its own cookies; checked like `page`.
+
+    `open_phone(locale="de-DE")` opens one whose browser asks for another language.
+    """
     phones: list[Phone] = []
 
-    def opener() -> Phone:
-        phones.append(Phone(browser, live_server))
+    def opener(locale: str = "en-US") -> Phone:
+        phones.append(Phone(browser, live_server, locale))
         return phones[-1]
 
     yield opener
