@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper.config import database_url
 from scorekeeper.extensions import db
 from scorekeeper.rules.presets import PRESETS
+from tests.conftest import make_app
 
 
 def test_home_page_lists_every_rule_set(client: FlaskClient) -> None:
@@ -63,13 +65,13 @@ def test_language_switch_refuses_to_redirect_off_site(client: FlaskClient) -> No
     assert response.headers["Location"] == "/"
 
 
-def test_sqlite_connections_use_wal_and_foreign_keys(app: Flask) -> None:
+def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path: Path) -> None:
+    app = make_app(f"sqlite:///{tmp_path / 'pragmas.db'}", str(tmp_path))
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
     with app.app_context():
-        if db.engine.dialect.name != "sqlite":
-            pytest.skip("SQLite pragmas apply to SQLite only")
-        with db.engine.connect() as connection:
-            assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
-            assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        db.engine.dispose()
 
 
 @pytest.mark.parametrize(
