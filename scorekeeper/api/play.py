@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..games.actions import Hand, setup_for
+from ..games.results import Hand, setup_for
 from ..games.state import GameState
 from ..rules.cards import Card
 from ..rules.errors import RuleError

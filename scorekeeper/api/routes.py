@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from ..games import actions
+from ..games import actions, results
 from ..games.calls import rule_on_call
 from ..games.history import changes
 from ..games.state import game_state, load_game
@@ -168,7 +168,7 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     cut = body.seat("cut_bonus_seat", state.players, None, null=True)
     action_id, version = body.action_id(), body.version()
     body.finish()
-    warnings = actions.record_result(game, number, went_out, hands, cut, action_id, version)
+    warnings = results.record_result(game, number, went_out, hands, cut, action_id, version)
     return game_answer(game_id, warnings=[translate(warning) for warning in warnings])
 
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from sqlalchemy import func, select
 
@@ -13,32 +11,19 @@ from ..extensions import db
 from ..models import Buy, Game, Player, Round, Seat
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
-from ..rules.messages import N_, Message, msg
+from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
-from ..rules.scoring import HandResult, zero_warning
 from ..rules.serialize import ruleset_to_dict
 from ..rules.stock import RunOut, stock_ran_out
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
-from ..rules.tally import points_from_counts
+from ..rules.table import table_setup
 from . import history, links
 from .state import CurrentRound, GameState, game_state
-
-MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
-
 
 CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
 
 
 class Conflict(RuleError):
     """Another phone changed the same thing after this phone last saw the game."""
-
-
-@dataclass(frozen=True)
-class Hand:
-    """What a player held at the end of a round: typed points, or cards counted per rank."""
-
-    points: int | None = None
-    counts: Mapping[str, int] | None = None
 
 
 def create_game(
@@ -84,7 +69,7 @@ def record_buy(
     )
     if refusal is not None:
         raise RuleError(refusal, field="seat")
-    record_ = _round_record(game, current)
+    record_ = round_record(game, current)
     buy = Buy(seat=seat)
     record_.buys.append(buy)
     db.session.flush()
@@ -102,7 +87,7 @@ def remove_buy(
         return
     state, current = _playing(game, seat)
     _check_buys_unchanged(state, current, seat, base_version)
-    record_ = _round_record(game, current)
+    record_ = round_record(game, current)
     mine = [buy for buy in record_.buys if buy.seat == seat]
     if not mine:
         raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
@@ -121,7 +106,7 @@ def record_run_out(game: Game, seen: int | None = None, action_id: str | None = 
         # Another phone (or a double tap) recorded this run-out: answer what it was.
         return stock_ran_out(state.rules, current.run_outs - 1)
     outcome = stock_ran_out(state.rules, current.run_outs)
-    record_ = _round_record(game, current)
+    record_ = round_record(game, current)
     record_.run_outs = outcome.number
     history.record(
         game,
@@ -133,79 +118,6 @@ def record_run_out(game: Game, seen: int | None = None, action_id: str | None = 
     )
     db.session.commit()
     return outcome
-
-
-def record_result(
-    game: Game,
-    number: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None = None,
-    action_id: str | None = None,
-    base_version: int | None = None,
-) -> list[Message]:
-    """Record or correct how a round ended; returns warnings (a zero for someone not out)."""
-    if history.already_done(game, action_id):
-        return []
-    if base_version is not None and history.changes_since(game, base_version, number):
-        message = msg(
-            N_(
-                "Round %(number)s was changed on another phone meanwhile. The form shows "
-                "its values now: check them and save again."
-            ),
-            number=number,
-        )
-        raise Conflict(message, field="round")
-    state = game_state(game)
-    seats = _round_seats(state, number)
-    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
-        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
-    current = state.current
-    if current and number == current.number and current.ended_by_stock and went_out is not None:
-        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
-    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
-    record_ = state.rounds.get(number) or _round_record(game, state.current)
-    before = history.snapshot(record_)
-    history.restore(record_, _round_end(seats, results, hands, went_out, cut_bonus_seat))
-    _check_consistent(game)
-    history.record(
-        game,
-        "result",
-        action_id,
-        round_number=number,
-        before=before,
-        after=history.snapshot(record_),
-    )
-    db.session.commit()
-    return [w for w in (zero_warning(r) for r in results) if w is not None]
-
-
-def _round_end(
-    seats: Sequence[int],
-    results: Sequence[HandResult],
-    hands: Mapping[int, Hand],
-    went_out: int | None,
-    cut_bonus_seat: int | None,
-) -> dict[str, Any]:
-    """A round's end as the history stores it; tapped cards are kept to settle disputes."""
-    return {
-        "ended_by_stock": went_out is None,
-        "cut_bonus_seat": cut_bonus_seat,
-        "results": [
-            {
-                "seat": seat,
-                "went_out": seat == went_out,
-                "points": result.points,
-                "cards": None if seat == went_out or seat not in hands else _counts(hands[seat]),
-            }
-            for seat, result in zip(seats, results, strict=True)
-        ],
-    }
-
-
-def _counts(hand: Hand) -> dict[str, int] | None:
-    """The tapped cards of a hand, or None when its points were typed."""
-    return dict(hand.counts) if hand.counts else None
 
 
 def undo_last(game: Game, action_id: str | None = None, base_version: int | None = None) -> None:
@@ -224,7 +136,7 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
         )
         raise Conflict(message, field="undo")
     history.reverse(game, change)
-    _check_consistent(game)
+    check_consistent(game)
     history.record(
         game,
         "undo",
@@ -281,7 +193,7 @@ def _game_buys(state: GameState, seat: int) -> int:
     return sum(state.buys_in(number)[seat] for number in state.rounds)
 
 
-def _round_record(game: Game, current: CurrentRound | None) -> Round:
+def round_record(game: Game, current: CurrentRound | None) -> Round:
     """The stored row of the current round, created on its first fact."""
     if current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
@@ -294,55 +206,7 @@ def _round_record(game: Game, current: CurrentRound | None) -> Round:
     return record_
 
 
-def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
-    """Who plays round `number`, refusing a round not reached yet."""
-    seats = state.seats_of(number)
-    if seats is None:
-        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
-    return seats
-
-
-def _hand_result(
-    state: GameState,
-    number: int,
-    seat: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> HandResult:
-    """One player's facts for the round, counting tapped cards within the cards in play."""
-    cut = cut_bonus_seat == seat
-    if seat == went_out:
-        return HandResult(went_out=True, cut_bonus=cut)
-    hand = hands.get(seat)
-    if hand is None or (hand.points is None and hand.counts is None):
-        raise RuleError(
-            msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
-        )
-    if hand.counts is not None:
-        setup = setup_for(state, number)
-        try:
-            points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
-        except RuleError as error:
-            raise RuleError(error.message, field=f"hands.{seat}") from error
-    else:
-        points = hand.points or 0
-    if not 0 <= points <= MAX_POINTS:
-        message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
-        raise RuleError(message, field=f"hands.{seat}")
-    return HandResult(points=points, cut_bonus=cut)
-
-
-def setup_for(state: GameState, number: int) -> TableSetup:
-    """The deck set-up a round was played with, to check tapped cards against."""
-    if number > len(state.rules.rounds):
-        seats = len(_round_seats(state, number))
-        return tiebreaker_setup(state.rules, seats, 0, decks=state.game.decks)
-    # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
-    return table_setup(state.rules, state.players, 1, state.game.first_dealer, state.game.decks)
-
-
-def _check_consistent(game: Game) -> None:
+def check_consistent(game: Game) -> None:
     """Read the changed facts through the rules; a refusal there rolls the change back."""
     db.session.flush()
     db.session.expire(game, ["rounds"])

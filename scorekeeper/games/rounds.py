@@ -11,7 +11,7 @@ from ..rules.errors import RuleError
 from ..rules.ruleset import ReshufflePolicy
 from ..rules.tally import points_from_counts
 from ..web import respond, wants_fragment
-from . import actions, links
+from . import actions, links, results
 from .forms import STOCK, round_form
 from .state import GameState, game_state, load_game
 
@@ -79,7 +79,7 @@ def _page(state: GameState, number: int, form: FlaskForm, status: int = 200) -> 
 
 def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | None]:
     """The running sum of each hand's tapped cards, from the rules engine."""
-    setup = actions.setup_for(state, number)
+    setup = results.setup_for(state, number)
     sums: dict[int, int | None] = {}
     for seat in _seats(state, number):
         counts = getattr(form, f"cards_{seat}").data or {}
@@ -126,7 +126,7 @@ def update(game_id: int, number: int) -> Response:
         return _page(state, number, form, 422)
     went_out = None if form.went_out.data == STOCK else int(form.went_out.data)
     hands = {
-        seat: actions.Hand(
+        seat: results.Hand(
             points=getattr(form, f"points_{seat}").data,
             counts=getattr(form, f"cards_{seat}").data or None,
         )
@@ -135,7 +135,7 @@ def update(game_id: int, number: int) -> Response:
     cut = getattr(form, "cut_bonus_seat", None)
     cut_seat = int(cut.data) if cut is not None and cut.data else None
     try:
-        warnings = actions.record_result(
+        warnings = results.record_result(
             game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data
         )
     except actions.Conflict as error:

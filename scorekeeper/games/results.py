@@ -1,0 +1,149 @@
+"""Ending a round: who went out and what each other player held, or a correction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..extensions import db
+from ..models import Game
+from ..rules.errors import RuleError
+from ..rules.messages import N_, Message, msg
+from ..rules.scoring import HandResult, zero_warning
+from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.tally import points_from_counts
+from . import history
+from .actions import Conflict, check_consistent, round_record
+from .state import GameState, game_state
+
+MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What a player held at the end of a round: typed points, or cards counted per rank."""
+
+    points: int | None = None
+    counts: Mapping[str, int] | None = None
+
+
+def record_result(
+    game: Game,
+    number: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None = None,
+    action_id: str | None = None,
+    base_version: int | None = None,
+) -> list[Message]:
+    """Record or correct how a round ended; returns warnings (a zero for someone not out)."""
+    if history.already_done(game, action_id):
+        return []
+    if base_version is not None and history.changes_since(game, base_version, number):
+        message = msg(
+            N_(
+                "Round %(number)s was changed on another phone meanwhile. The form shows "
+                "its values now: check them and save again."
+            ),
+            number=number,
+        )
+        raise Conflict(message, field="round")
+    state = game_state(game)
+    seats = _round_seats(state, number)
+    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
+        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
+    current = state.current
+    if current and number == current.number and current.ended_by_stock and went_out is not None:
+        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
+    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
+    record_ = state.rounds.get(number) or round_record(game, state.current)
+    before = history.snapshot(record_)
+    history.restore(record_, _round_end(seats, results, hands, went_out, cut_bonus_seat))
+    check_consistent(game)
+    history.record(
+        game,
+        "result",
+        action_id,
+        round_number=number,
+        before=before,
+        after=history.snapshot(record_),
+    )
+    db.session.commit()
+    return [w for w in (zero_warning(r) for r in results) if w is not None]
+
+
+def _round_end(
+    seats: Sequence[int],
+    results: Sequence[HandResult],
+    hands: Mapping[int, Hand],
+    went_out: int | None,
+    cut_bonus_seat: int | None,
+) -> dict[str, Any]:
+    """A round's end as the history stores it; tapped cards are kept to settle disputes."""
+    return {
+        "ended_by_stock": went_out is None,
+        "cut_bonus_seat": cut_bonus_seat,
+        "results": [
+            {
+                "seat": seat,
+                "went_out": seat == went_out,
+                "points": result.points,
+                "cards": None if seat == went_out or seat not in hands else _counts(hands[seat]),
+            }
+            for seat, result in zip(seats, results, strict=True)
+        ],
+    }
+
+
+def _counts(hand: Hand) -> dict[str, int] | None:
+    """The tapped cards of a hand, or None when its points were typed."""
+    return dict(hand.counts) if hand.counts else None
+
+
+def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
+    """Who plays round `number`, refusing a round not reached yet."""
+    seats = state.seats_of(number)
+    if seats is None:
+        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
+    return seats
+
+
+def _hand_result(
+    state: GameState,
+    number: int,
+    seat: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> HandResult:
+    """One player's facts for the round, counting tapped cards within the cards in play."""
+    cut = cut_bonus_seat == seat
+    if seat == went_out:
+        return HandResult(went_out=True, cut_bonus=cut)
+    hand = hands.get(seat)
+    if hand is None or (hand.points is None and hand.counts is None):
+        raise RuleError(
+            msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
+        )
+    if hand.counts is not None:
+        setup = setup_for(state, number)
+        try:
+            points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
+        except RuleError as error:
+            raise RuleError(error.message, field=f"hands.{seat}") from error
+    else:
+        points = hand.points or 0
+    if not 0 <= points <= MAX_POINTS:
+        message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
+        raise RuleError(message, field=f"hands.{seat}")
+    return HandResult(points=points, cut_bonus=cut)
+
+
+def setup_for(state: GameState, number: int) -> TableSetup:
+    """The deck set-up a round was played with, to check tapped cards against."""
+    if number > len(state.rules.rounds):
+        seats = len(_round_seats(state, number))
+        return tiebreaker_setup(state.rules, seats, 0, decks=state.game.decks)
+    # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
+    return table_setup(state.rules, state.players, 1, state.game.first_dealer, state.game.decks)
