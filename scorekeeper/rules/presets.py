@@ -148,8 +148,3 @@ PRESETS: dict[str, RuleSet] = {
         FREE_LAYDOWN,
     )
 }
-
-
-def get_preset(key: str) -> RuleSet:
-    """The preset named `key`; KeyError if there is none."""
-    return PRESETS[key]
