@@ -5,19 +5,27 @@ from __future__ import annotations
 import os
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
 
 import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import downgrade, upgrade
+from sqlalchemy import func, select
 from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
 from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.games import actions
+from scorekeeper.rules.presets import MAY_I
 
+Call = TypeVar("Call")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
@@ -99,6 +107,54 @@ def serving(app: Flask, handler: type[WSGIRequestHandler] = QuietHandler) -> Ite
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+
+
+@dataclass
+class LiveGame:
+    """A four-player game on a real threaded server, and how to reach it."""
+
+    app: Flask
+    base: str
+    game_id: int
+    token: str
+
+    def count(self, model: type, *where: object) -> int:
+        """Rows of a model, read afresh."""
+        with self.app.app_context():
+            query = select(func.count()).select_from(model).where(*where)
+            return db.session.scalar(query) or 0
+
+
+@pytest.fixture
+def live_game(database_url: str, tmp_path: Path) -> Iterator[LiveGame]:
+    """A game served for real, with request logging on, on each database."""
+    app = make_app(database_url, str(tmp_path))
+    with app.app_context():
+        upgrade()
+        game = actions.create_game(MAY_I, ["Anna", "Ben", "Carla", "Dan"], 0)
+        game_id, token = game.id, game.edit_token
+    with serving(app, WSGIRequestHandler) as base:
+        yield LiveGame(app, base, game_id, token)
+    with app.app_context():
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+def at_once(send: Callable[[Call], int], calls: list[Call]) -> list[int]:
+    """Send every call from its own thread, released together; the status codes in order."""
+    start, codes = threading.Barrier(len(calls)), [0] * len(calls)
+
+    def phone(index: int) -> None:
+        start.wait()
+        codes[index] = send(calls[index])
+
+    threads = [threading.Thread(target=phone, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return codes
 
 
 @pytest.fixture

@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from flask_migrate import downgrade, upgrade
-from sqlalchemy import event, func, select
+from sqlalchemy import event
 
 from scorekeeper.extensions import db
-from scorekeeper.games import actions
 from scorekeeper.models import Buy, Change, RoundResult
-from scorekeeper.rules.presets import MAY_I
-from tests.conftest import make_app, serving
+from tests.conftest import LiveGame, at_once
 
 from .conftest import GAME_CHANGES, SAFE, Api, rule_url
 
@@ -79,19 +74,19 @@ def test_reading_takes_no_lock_and_the_version_takes_one_query(app: Flask, api: 
     assert not any(map(is_lock, sent))
 
 
-class LiveGame:
-    """A four-player game on a real threaded server, changed through the API."""
+JsonCall = tuple[str, str, dict[str, Any]]
 
-    def __init__(self, app: Flask, base: str, game_id: int, token: str) -> None:
-        self.app, self.base, self.game_id, self.token = app, base, game_id, token
 
-    def send(self, method: str, path: str, body: dict[str, Any]) -> int:
-        """Send JSON with the edit link; the status code."""
+def send_json(live: LiveGame) -> Callable[[JsonCall], int]:
+    """A sender of one JSON call to the game with its edit link; answers the status code."""
+
+    def send(call: JsonCall) -> int:
+        method, path, body = call
         request = urllib.request.Request(
-            f"{self.base}/api/v1/games/{self.game_id}{path}",
+            f"{live.base}/api/v1/games/{live.game_id}{path}",
             data=json.dumps(body).encode(),
             method=method,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {live.token}"},
         )
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
@@ -99,57 +94,25 @@ class LiveGame:
         except urllib.error.HTTPError as answer:
             return int(answer.code)
 
-    def at_once(self, calls: list[tuple[str, str, dict[str, Any]]]) -> list[int]:
-        """Send every call from its own thread, released together; the status codes in order."""
-        start, codes = threading.Barrier(len(calls)), [0] * len(calls)
-
-        def phone(index: int) -> None:
-            start.wait()
-            codes[index] = self.send(*calls[index])
-
-        threads = [threading.Thread(target=phone, args=(i,)) for i in range(len(calls))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-        return codes
-
-    def count(self, model: type, *where: object) -> int:
-        """Rows of a model, read afresh."""
-        with self.app.app_context():
-            return db.session.scalar(select(func.count()).select_from(model).where(*where)) or 0
+    return send
 
 
-@pytest.fixture
-def live(database_url: str, tmp_path: Path) -> Iterator[LiveGame]:
-    """A game served for real, on each database."""
-    app = make_app(database_url, str(tmp_path))
-    with app.app_context():
-        upgrade()
-        game = actions.create_game(MAY_I, ["Anna", "Ben", "Carla", "Dev"], 0)
-        game_id, token = game.id, game.edit_token
-    with serving(app) as base:
-        yield LiveGame(app, base, game_id, token)
-    with app.app_context():
-        db.session.remove()
-        downgrade(revision="base")
-        db.engine.dispose()
-
-
-def test_stale_buys_for_one_player_at_once_land_once(live: LiveGame) -> None:
-    codes = live.at_once([("POST", "/buys", {"seat": 1, "version": 1})] * PHONES)
+def test_stale_buys_for_one_player_at_once_land_once(live_game: LiveGame) -> None:
+    codes = at_once(send_json(live_game), [("POST", "/buys", {"seat": 1, "version": 1})] * PHONES)
     assert sorted(codes) == [201] + [409] * (PHONES - 1)
-    assert live.count(Buy) == 1
-    assert live.count(Change, Change.kind == "buy") == 1
+    assert live_game.count(Buy) == 1
+    assert live_game.count(Change, Change.kind == "buy") == 1
 
 
-def test_buys_for_every_player_on_one_version_at_once_all_land(live: LiveGame) -> None:
-    codes = live.at_once([("POST", "/buys", {"seat": seat, "version": 1}) for seat in range(4)])
+def test_buys_for_every_player_on_one_version_at_once_all_land(live_game: LiveGame) -> None:
+    codes = at_once(
+        send_json(live_game), [("POST", "/buys", {"seat": seat, "version": 1}) for seat in range(4)]
+    )
     assert codes == [201] * 4
-    assert [live.count(Buy, Buy.seat == seat) for seat in range(4)] == [1, 1, 1, 1]
+    assert [live_game.count(Buy, Buy.seat == seat) for seat in range(4)] == [1, 1, 1, 1]
 
 
-def test_competing_round_results_keep_exactly_the_acknowledged_one(live: LiveGame) -> None:
+def test_competing_round_results_keep_exactly_the_acknowledged_one(live_game: LiveGame) -> None:
     calls = [
         (
             "PUT",
@@ -158,8 +121,8 @@ def test_competing_round_results_keep_exactly_the_acknowledged_one(live: LiveGam
         )
         for p in range(10, 10 + PHONES)
     ]
-    codes = live.at_once(calls)
+    codes = at_once(send_json(live_game), calls)
     assert sorted(codes) == [200] + [409] * (PHONES - 1)
     kept = calls[codes.index(200)][2]["hands"]["1"]["points"]
-    assert live.count(RoundResult, RoundResult.points == kept) == 3
-    assert live.count(RoundResult) == 4
+    assert live_game.count(RoundResult, RoundResult.points == kept) == 3
+    assert live_game.count(RoundResult) == 4
