@@ -13,11 +13,11 @@ from sqlalchemy.orm import selectinload
 from ..extensions import db
 from ..models import Game, Round, Seat
 from ..rules.arbiter import buys_left
-from ..rules.ruleset import ReshufflePolicy, RuleSet
+from ..rules.ruleset import RuleSet
 from ..rules.scoring import HandResult, RoundOutcome, running_totals, score_round
 from ..rules.serialize import ruleset_from_dict
 from ..rules.standings import Standings, game_over, provisional_standings, standings
-from ..rules.stock import RUN_OUTS_BEFORE_END
+from ..rules.stock import round_ended_by_stock
 from ..rules.table import TableSetup, table_setup, tiebreaker_setup
 from ..rules.tiebreak import TiebreakerOutcome
 
@@ -230,7 +230,7 @@ def _current(
         buys_left={seat: buys_left(rules, number, bought[seat]) for seat in seats},
         last_buyer=record.buys[-1].seat if record and record.buys else None,
         run_outs=run_outs,
-        ended_by_stock=_stock_ended(rules, run_outs),
+        ended_by_stock=round_ended_by_stock(rules, run_outs),
     )
 
 
@@ -239,8 +239,3 @@ def _around(seats: tuple[int, ...], dealer: int, cuts: bool) -> tuple[int, int, 
     index = seats.index(dealer)
     right = seats[index - 1] if cuts else None
     return dealer, seats[(index + 1) % len(seats)], right
-
-
-def _stock_ended(rules: RuleSet, run_outs: int) -> bool:
-    """Whether the recorded run-outs have ended the round (May I?: the second one)."""
-    return rules.reshuffle is ReshufflePolicy.ONCE and run_outs > RUN_OUTS_BEFORE_END

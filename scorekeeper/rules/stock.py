@@ -38,6 +38,11 @@ def stock_ran_out(rules: RuleSet, previous_run_outs: int) -> RunOut:
     return RunOut(number, ends_round=True, instruction=ending)
 
 
+def round_ended_by_stock(rules: RuleSet, run_outs: int) -> bool:
+    """Whether this many run-outs have ended the round (May I?: the second one)."""
+    return rules.reshuffle is ReshufflePolicy.ONCE and run_outs > RUN_OUTS_BEFORE_END
+
+
 def _reform(rules: RuleSet) -> Message:
     """The discards but the top card become the new stock, shuffled unless the table says not."""
     if rules.shuffle_on_reform:

@@ -9,7 +9,7 @@ import pytest
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.presets import CONTRACT_RUMMY, LIVERPOOL, MAY_I, NO_BUYS
 from scorekeeper.rules.ruleset import ReshufflePolicy, RuleSet
-from scorekeeper.rules.stock import stock_ran_out
+from scorekeeper.rules.stock import round_ended_by_stock, stock_ran_out
 
 SHUFFLE = "Shuffle the discard pile, keep its top card, and play on."
 TURN_OVER = "Turn the discard pile over without shuffling, keep its top card, and play on."
@@ -63,3 +63,13 @@ def test_impossible_run_out_counts_are_refused(rules: RuleSet, previous: int) ->
     with pytest.raises(RuleError) as error:
         stock_ran_out(rules, previous_run_outs=previous)
     assert error.value.field == "previous_run_outs"
+
+
+@pytest.mark.parametrize(
+    ("rules", "run_outs", "ended"),
+    [(MAY_I, 0, False), (MAY_I, 1, False), (MAY_I, 2, True), (CONTRACT_RUMMY, 5, False)],
+)
+def test_the_second_run_out_ends_a_may_i_round_only(
+    rules: RuleSet, run_outs: int, ended: bool
+) -> None:
+    assert round_ended_by_stock(rules, run_outs) is ended
