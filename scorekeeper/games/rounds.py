@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from ..i18n import translate
 from ..rules.errors import RuleError
-from ..rules.ruleset import ReshufflePolicy
+from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from ..web import respond, wants_fragment
 from . import actions, links, results
@@ -26,7 +26,7 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     """
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
-    allow_stock = state.rules.reshuffle is ReshufflePolicy.ONCE
+    allow_stock = stock_can_end_round(state.rules)
     form_class = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,

@@ -38,9 +38,14 @@ def stock_ran_out(rules: RuleSet, previous_run_outs: int) -> RunOut:
     return RunOut(number, ends_round=True, instruction=ending)
 
 
+def stock_can_end_round(rules: RuleSet) -> bool:
+    """Whether the stock can end a round (May I?), or is re-formed every time (the sheet)."""
+    return rules.reshuffle is ReshufflePolicy.ONCE
+
+
 def round_ended_by_stock(rules: RuleSet, run_outs: int) -> bool:
     """Whether this many run-outs have ended the round (May I?: the second one)."""
-    return rules.reshuffle is ReshufflePolicy.ONCE and run_outs > RUN_OUTS_BEFORE_END
+    return stock_can_end_round(rules) and run_outs > RUN_OUTS_BEFORE_END
 
 
 def _reform(rules: RuleSet) -> Message:
