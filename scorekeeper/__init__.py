@@ -24,11 +24,11 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
 
     from . import (
         database,
-        errors,
+        error_pages,
         i18n,
         models,  # noqa: F401  (its tables join db.metadata for the migrations)
+        pages,
         security,
-        web,
     )
     from .extensions import csrf, db, htmx, migrate
 
@@ -39,21 +39,13 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     htmx.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
-    errors.init_app(app)
-    web.init_app(app)
+    error_pages.init_app(app)
 
     from .api.routes import bp as api_bp
-    from .games.play import bp as play_bp
-    from .games.rounds import bp as rounds_bp
-    from .games.routes import bp as games_bp
-    from .main.routes import bp as main_bp
 
-    app.register_blueprint(main_bp)
+    pages.init_app(app)
     app.register_blueprint(api_bp)
     # The API takes changes only as application/json (else 415), which a cross-site form
     # cannot send without a CORS preflight; that protects it in place of a CSRF token.
     csrf.exempt(api_bp)
-    app.register_blueprint(games_bp)
-    app.register_blueprint(play_bp)
-    app.register_blueprint(rounds_bp)
     return app

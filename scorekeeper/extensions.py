@@ -12,7 +12,9 @@ class Base(DeclarativeBase):
     """Declarative base for every model."""
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects stay loaded after a commit: a change's answer is drawn from the facts it just
+# wrote, without reading the game again (each request has its own session).
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
 htmx = HTMX()

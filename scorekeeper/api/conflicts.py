@@ -8,11 +8,11 @@ from flask import Blueprint, Response, request
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.actions import Conflict
+from ..games.refusals import Conflict
 from ..games.state import game_state, load_game
 from ..rules.messages import N_, Message, msg
+from .answers import game_json
 from .problems import WHOLE_REQUEST, Errors, Problem, answer_problem
-from .serialize import game_json
 
 
 def answer_stale(error: Conflict) -> Response:

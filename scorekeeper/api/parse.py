@@ -7,12 +7,12 @@ from typing import Any
 
 from flask import request
 
-from ..rules.cards import Card, parse_cards
 from ..rules.errors import RuleError, RuleSetInvalid
 from ..rules.messages import N_, Message, msg
+from ..rules.playing_cards import Card, parse_cards
 from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
-from ..rules.serialize import ruleset_from_dict
+from ..rules.ruleset_json import ruleset_from_dict
 from .problems import Problem
 
 MAX_NUMBER = 100_000  # far above any hand, deck or round; keeps every integer column safe

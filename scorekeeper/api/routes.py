@@ -6,22 +6,22 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from ..games import actions, results
-from ..games.calls import rule_on_call
+from ..games import actions, round_end
 from ..games.history import changes
+from ..games.may_i import rule_on_call
 from ..games.state import game_state, load_game
 from ..i18n import translate
 from ..models import Game
-from ..rules.melds import BOOK, RUN, check_contract
+from ..rules.laydown import BOOK, RUN, check_contract
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
 from ..rules.table import table_setup
 from . import conflicts, openapi, problems, sharing
-from .access import lock_before_change, open_game
+from .access import open_game
+from .answers import change_json, game_json, ruleset_json, ruling_json
+from .hands import check_meld, points_of, read_hands, read_tapped
 from .parse import read_body
-from .play import check_meld, points_of, read_hands, read_tapped
 from .problems import Problem
-from .serialize import change_json, game_json, ruleset_json, ruling_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 problems.register(bp)
@@ -34,9 +34,6 @@ def require_json() -> None:
     """Take a change only as JSON: a cross-site form cannot send it without a CORS preflight."""
     if request.method not in ("GET", "HEAD", "OPTIONS") and not request.is_json:
         raise Problem(415, msg(N_("Send the request body as application/json.")))
-
-
-bp.before_request(lock_before_change)  # after require_json: a refused body locks nothing
 
 
 def game_answer(game_id: int, status: int = 200, **extra: Any) -> tuple[Response, int]:
@@ -119,15 +116,14 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
 @bp.post("/v1/games/<int:game_id>/arbiter")
 def arbiter_rule(game_id: int) -> tuple[Response, int]:
     """Say who gets a discard and why; with "record", record the buy when it is one."""
-    game = open_game(game_id, change=False)
     body = read_body()
+    record = body.boolean("record")
+    game = open_game(game_id, change=record)  # only the edit link may record the buy
     discarder = body.seat("discarder", len(game.seats))
     callers = body.seats("callers", len(game.seats))
-    draws, record = body.boolean("turn_player_draws"), body.boolean("record")
+    draws = body.boolean("turn_player_draws")
     action_id, version = body.action_id(), body.version()
     body.finish()
-    if record:  # only the edit link may record the buy
-        open_game(game_id, change=True)
     ruling = rule_on_call(game_state(game), discarder, callers, draws)
     winner = ruling.winner if record and ruling.is_buy else None
     if winner is not None:
@@ -168,7 +164,7 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     cut = body.seat("cut_bonus_seat", state.players, None, null=True)
     action_id, version = body.action_id(), body.version()
     body.finish()
-    warnings = results.record_result(game, number, went_out, hands, cut, action_id, version)
+    warnings = round_end.record_result(game, number, went_out, hands, cut, action_id, version)
     return game_answer(game_id, warnings=[translate(warning) for warning in warnings])
 
 

@@ -13,17 +13,14 @@ from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
-from ..rules.serialize import ruleset_to_dict
+from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, stock_ran_out
 from ..rules.table import table_setup
 from . import history, links
+from .refusals import Conflict
 from .state import CurrentRound, GameState, game_state
 
 CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
-
-
-class Conflict(RuleError):
-    """Another phone changed the same thing after this phone last saw the game."""
 
 
 def create_game(

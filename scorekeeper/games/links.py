@@ -1,22 +1,38 @@
-"""Capability links: a secret edit link and view link per game, rotatable, no accounts."""
+"""Capability links: a secret edit link and view link per game, rotatable, no accounts.
+
+Both front doors open a game here, in one way: check the link, and for a change take the
+game's lock first, so a second phone's change waits and then sees the first one's.
+"""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from flask import Blueprint, abort, current_app, g, request, session
 from sqlalchemy import select
 
 from ..database import lock_game
 from ..extensions import db
 from ..models import Game, RetiredLink
+from ..rules.messages import N_, Message, msg
 
 TOKEN_BYTES = 24  # 192 bits from the OS's CSPRNG; a link is as strong as a password
-REMEMBERED_GAMES = 20
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+LARGEST_ID = 2**31 - 1  # the id column's range: a larger id names no game
 Role = Literal["edit", "view"]
+
+NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
+REPLACED = N_("This link was replaced; ask the table for the new one.")
+VIEW_ONLY = N_("A view link cannot change the game.")
+
+
+class LinkRefused(Exception):
+    """A link that opens nothing: 401 none given, 404 unknown, 410 replaced, 403 view only."""
+
+    def __init__(self, status: int, message: Message) -> None:
+        super().__init__(status)
+        self.status = status
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -33,10 +49,23 @@ class Access:
         return self.role == "edit"
 
 
-def require_edit() -> None:
-    """Refuse a page that only an editor uses (403) to a view link."""
-    if not current_access().can_edit:
-        abort(403)
+def open_game(game_id: int, token: str | None, *, change: bool) -> tuple[Game, Access]:
+    """The game row a link opens; a change locks the game before anything reads it."""
+    if token is None:
+        raise LinkRefused(401, msg(NO_LINK))
+    if change and game_id <= LARGEST_ID:
+        # Locked whatever the link turns out to be: a later change then sees this one's.
+        lock_game(game_id)
+    game = db.session.get(Game, game_id) if game_id <= LARGEST_ID else None
+    role = None if game is None else role_of(game, token)
+    if game is not None and role is None and was_retired(game.id, token):
+        raise LinkRefused(410, msg(REPLACED))
+    if game is None or role is None:
+        # The same answer for a missing game and a wrong link: ids are no secret, links are.
+        raise LinkRefused(404, msg(N_("No game %(id)s opens with that link."), id=game_id))
+    if change and role != "edit":
+        raise LinkRefused(403, msg(VIEW_ONLY))
+    return game, Access(game.id, token, role)
 
 
 def new_token() -> str:
@@ -51,14 +80,6 @@ def role_of(game: Game, token: str) -> Role | None:
     return "edit" if edit else "view" if view else None
 
 
-def open_link(game: Game | None, token: str) -> Access:
-    """The access a link gives; a replaced link gets its own page, an unknown one 404."""
-    role = role_of(game, token) if game is not None else None
-    if game is None or role is None:
-        abort(410 if game is not None and was_retired(game.id, token) else 404)
-    return Access(game.id, token, role)
-
-
 def rotate(game: Game, role: Role) -> str:
     """Replace one of the game's links; the old one stops working at once."""
     old = game.edit_token if role == "edit" else game.view_token
@@ -71,55 +92,8 @@ def rotate(game: Game, role: Role) -> str:
     return token
 
 
-def remember(access: Access) -> None:
-    """Keep the link in this browser's session, so the home page can offer it again."""
-    kept = [entry for entry in session.get("games", []) if entry[0] != access.game_id]
-    session["games"] = [[access.game_id, access.token], *kept][:REMEMBERED_GAMES]
-
-
-def remembered() -> dict[int, str]:
-    """The games this browser has opened, newest first, with the link it used."""
-    return {int(game_id): str(token) for game_id, token in session.get("games", [])}
-
-
 def was_retired(game_id: int, token: str) -> bool:
     """Whether this token was one of the game's links before a rotation."""
     query = select(RetiredLink.token).where(RetiredLink.game_id == game_id)
     retired = db.session.scalars(query)
     return any(secrets.compare_digest(token.encode(), old.encode()) for old in retired)
-
-
-def protect(bp: Blueprint) -> None:
-    """Open the game link in each of the blueprint's URLs; a view link changes nothing."""
-    bp.url_value_preprocessor(_open_from_url)
-    bp.url_defaults(_link_in_url)
-
-
-def current_access() -> Access:
-    """The link this request came in through."""
-    access: Access = g.access
-    return access
-
-
-def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Resolve /g/<game_id>/<token>/…; changes lock the game before they read it."""
-    if not values or "token" not in values:
-        return
-    game_id, token = values["game_id"], values.pop("token")
-    changing = request.method not in SAFE_METHODS
-    if changing:
-        lock_game(game_id)
-    g.access = open_link(db.session.get(Game, game_id), token)
-    if changing and not g.access.can_edit:
-        abort(403)
-    if not changing and not request.headers.get("HX-Request"):
-        remember(g.access)
-
-
-def _link_in_url(endpoint: str, values: dict[str, Any]) -> None:
-    """Build this game's URLs with the link the request came in through."""
-    access: Access | None = g.get("access")
-    if access is None or "token" in values or values.get("game_id") != access.game_id:
-        return
-    if current_app.url_map.is_endpoint_expecting(endpoint, "token"):
-        values["token"] = access.token

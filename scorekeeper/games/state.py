@@ -14,8 +14,8 @@ from ..extensions import db
 from ..models import Game, Round, Seat
 from ..rules.arbiter import buys_left
 from ..rules.ruleset import RuleSet
+from ..rules.ruleset_json import ruleset_from_dict
 from ..rules.scoring import HandResult, RoundOutcome, running_totals, score_round
-from ..rules.serialize import ruleset_from_dict
 from ..rules.standings import Standings, game_over, provisional_standings, standings
 from ..rules.stock import round_ended_by_stock
 from ..rules.table import TableSetup, table_setup, tiebreaker_setup

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
-from .cards import Rank
+from .playing_cards import Rank
 
 
 class AceRule(enum.StrEnum):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from .cards import RANKS_BY_CODE, Card, Rank
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
+from .playing_cards import RANKS_BY_CODE, Card, Rank
 from .ruleset import RuleSet
 
 RANKS_PER_DECK = 4  # one card of each rank per suit

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .cards import RANK_CODES
 from .errors import RuleSetInvalid
 from .messages import N_, Message, msg
+from .playing_cards import RANK_CODES
 from .ruleset import DeckRule, RoundSpec, RuleSet
 
 Errors = dict[str, list[Message]]

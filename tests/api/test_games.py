@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.rules.presets import MAY_I, PRESETS
-from scorekeeper.rules.serialize import ruleset_to_dict
+from scorekeeper.rules.ruleset_json import ruleset_to_dict
 
 from .conftest import PLAYERS, Api, assert_problem
 

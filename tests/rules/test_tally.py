@@ -8,8 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import JOKER, NATURAL_RANKS, RANK_CODES, Card, Rank, Suit, parse_cards
 from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.playing_cards import (
+    JOKER,
+    NATURAL_RANKS,
+    RANK_CODES,
+    Card,
+    Rank,
+    Suit,
+    parse_cards,
+)
 from scorekeeper.rules.presets import MAY_I, SHANGHAI
 from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.tally import card_points, hand_points, points_from_counts

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, Game
-from scorekeeper.web import qr_svg
+from scorekeeper.pages.template_helpers import qr_svg
 from tests.conftest import Table
 from tests.web.test_games import HX, PLAYERS, TIED_GAME, play, text
 from tests.web.test_security import html_post_urls

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import RANK_CODES
 from scorekeeper.rules.errors import RuleSetInvalid
 from scorekeeper.rules.messages import Message
+from scorekeeper.rules.playing_cards import RANK_CODES
 from scorekeeper.rules.presets import ACES_HIGH, MAY_I, PRESETS, UNLIMITED_BUYS
 from scorekeeper.rules.ruleset import (
     BuyRules,
@@ -26,7 +26,7 @@ from scorekeeper.rules.ruleset import (
     ScoringRules,
     TiebreakPolicy,
 )
-from scorekeeper.rules.serialize import (
+from scorekeeper.rules.ruleset_json import (
     ROOT,
     ruleset_from_dict,
     ruleset_from_json,

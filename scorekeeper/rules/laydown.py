@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from .cards import Card, Suit
 from .errors import RuleError
-from .meld_checks import BOOK, RUN, MeldCheck, check_book, check_run, is_wild, run_verdict
-from .meld_runs import RunPlacement, continuing_suit
+from .meld import BOOK, RUN, MeldCheck, check_book, check_run, is_wild, run_verdict
 from .messages import N_, Message, msg, nmsg
+from .playing_cards import Card, Suit
 from .ruleset import Contract, RuleSet
+from .run_placement import RunPlacement, continuing_suit
 
 __all__ = [
     "BOOK",

@@ -6,17 +6,19 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
+from ..games import round_end
+from ..games.refusals import Conflict
+from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
-from ..web import respond, wants_fragment
-from . import actions, links, results
 from .forms import STOCK, round_form
-from .state import GameState, game_state, load_game
+from .links import GAME, protect, require_edit
+from .rendering import respond, wants_fragment
 
-bp = Blueprint("rounds", __name__, url_prefix="/g/<int:game_id>/<token>/rounds")
-links.protect(bp)
+bp = Blueprint("rounds", __name__, url_prefix=f"{GAME}/rounds")
+protect(bp)
 
 
 def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
@@ -79,7 +81,7 @@ def _page(state: GameState, number: int, form: FlaskForm, status: int = 200) -> 
 
 def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | None]:
     """The running sum of each hand's tapped cards, from the rules engine."""
-    setup = results.setup_for(state, number)
+    setup = round_end.setup_for(state, number)
     sums: dict[int, int | None] = {}
     for seat in _seats(state, number):
         counts = getattr(form, f"cards_{seat}").data or {}
@@ -94,7 +96,7 @@ def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | 
 @bp.get("/<int:number>")
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""
-    links.require_edit()
+    require_edit()
     state = game_state(load_game(game_id))
     return _page(state, number, _form_for(state, number))
 
@@ -126,7 +128,7 @@ def update(game_id: int, number: int) -> Response:
         return _page(state, number, form, 422)
     went_out = None if form.went_out.data == STOCK else int(form.went_out.data)
     hands = {
-        seat: results.Hand(
+        seat: round_end.Hand(
             points=getattr(form, f"points_{seat}").data,
             counts=getattr(form, f"cards_{seat}").data or None,
         )
@@ -135,10 +137,10 @@ def update(game_id: int, number: int) -> Response:
     cut = getattr(form, "cut_bonus_seat", None)
     cut_seat = int(cut.data) if cut is not None and cut.data else None
     try:
-        warnings = results.record_result(
+        warnings = round_end.record_result(
             game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data
         )
-    except actions.Conflict as error:
+    except Conflict as error:
         state = game_state(load_game(game_id))
         form = _form_for(state, number, fresh=True)
         form.form_errors.append(translate(error.message))

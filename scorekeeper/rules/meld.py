@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from .cards import Card, Rank
-from .meld_runs import RunPlacement, placement_refusal, placements, too_long_refusal
 from .messages import N_, NN_, Message, msg, nmsg
+from .playing_cards import Card, Rank
 from .ruleset import RuleSet
+from .run_placement import RunPlacement, placement_refusal, placements, too_long_refusal
 
 BOOK = "book"
 RUN = "run"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.card import rules_card, summary
 from scorekeeper.rules.presets import MAY_I, PRESETS, UNLIMITED_BUYS
+from scorekeeper.rules.rules_card import rules_card, summary
 from scorekeeper.rules.ruleset import RuleSet
 
 

@@ -11,7 +11,7 @@ from ..i18n import translate
 from ..models import Change, Round
 from ..rules.arbiter import BuyRuling
 from ..rules.ruleset import RuleSet
-from ..rules.serialize import ruleset_to_dict
+from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.standings import Standings
 from ..rules.table import describe_contract
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..games.results import Hand, setup_for
+from ..games.round_end import Hand, setup_for
 from ..games.state import GameState
-from ..rules.cards import Card
 from ..rules.errors import RuleError
-from ..rules.melds import BOOK, MeldCheck, check_book, check_run
+from ..rules.laydown import BOOK, MeldCheck, check_book, check_run
 from ..rules.messages import N_, msg
+from ..rules.playing_cards import Card
 from ..rules.ruleset import RuleSet
 from ..rules.table import TableSetup
 from ..rules.tally import hand_points, points_from_counts

@@ -2,7 +2,8 @@
 
 import pytest
 
-from scorekeeper.rules.cards import (
+from scorekeeper.rules.errors import CardParseError, RuleError
+from scorekeeper.rules.playing_cards import (
     JOKER,
     NATURAL_RANKS,
     Card,
@@ -12,7 +13,6 @@ from scorekeeper.rules.cards import (
     parse_cards,
     rank_letter,
 )
-from scorekeeper.rules.errors import CardParseError, RuleError
 
 
 @pytest.mark.parametrize(

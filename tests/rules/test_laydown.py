@@ -6,9 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import JOKER, Card, Rank, Suit, parse_cards
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.melds import (
+from scorekeeper.rules.laydown import (
     BOOK,
     RUN,
     MeldCheck,
@@ -18,6 +17,7 @@ from scorekeeper.rules.melds import (
     check_run,
     check_tiebreaker_contract,
 )
+from scorekeeper.rules.playing_cards import JOKER, Card, Rank, Suit, parse_cards
 from scorekeeper.rules.presets import (
     ACES_AROUND,
     ACES_HIGH,

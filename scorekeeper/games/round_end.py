@@ -14,7 +14,8 @@ from ..rules.scoring import HandResult, zero_warning
 from ..rules.table import TableSetup, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
 from . import history
-from .actions import Conflict, check_consistent, round_record
+from .actions import check_consistent, round_record
+from .refusals import Conflict
 from .state import GameState, game_state
 
 MAX_POINTS = 10_000  # more than any hand can hold: a typing slip

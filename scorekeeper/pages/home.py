@@ -1,17 +1,20 @@
-"""Home page and language switch."""
+"""The home page, the preset rules cards, and the language switch."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..games.links import remembered
 from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
-from ..rules.card import rules_card, summary
 from ..rules.presets import PRESETS
+from ..rules.rules_card import rules_card, summary
+from .changes import local_target
+from .links import remembered
 
-bp = Blueprint("main", __name__)
+bp = Blueprint("home", __name__)
+rulesets_bp = Blueprint("rulesets", __name__)
+language_bp = Blueprint("language", __name__)
 
 
 @bp.get("/")
@@ -28,8 +31,8 @@ def index() -> str:
     )
 
 
-@bp.get("/rules/<key>")
-def rules(key: str) -> str:
+@rulesets_bp.get("/rules/<key>")
+def show(key: str) -> str:
     """Show the rules card of a preset."""
     if key not in PRESETS:
         abort(404)
@@ -39,14 +42,11 @@ def rules(key: str) -> str:
     )
 
 
-@bp.post("/language")
-def set_language() -> Response:
+@language_bp.post("/language")
+def update() -> Response:
     """Remember the chosen language in a cookie and go back."""
     language = request.form.get("language", "")
-    target = request.form.get("next", "")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("main.index")
-    response = redirect(target, code=303)
+    response = redirect(local_target(url_for("home.index")), code=303)
     if language in current_app.config["LANGUAGES"]:
         response.set_cookie(LANGUAGE_COOKIE, language, max_age=365 * 24 * 3600, samesite="Lax")
     return response

@@ -20,7 +20,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..rules.cards import RANKS_BY_CODE
+from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
 
 MAX_SEATS = 8

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from .cards import Card, Rank, Suit
 from .messages import N_, Message, msg, nmsg
+from .playing_cards import Card, Rank, Suit
 from .ruleset import AceRule
 
 MAX_RUN_LENGTH = 13  # every rank once; an ace may not be both low and high in one run

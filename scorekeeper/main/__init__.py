@@ -1,1 +1,0 @@
-"""The home page and app-wide pages."""

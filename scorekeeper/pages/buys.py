@@ -1,0 +1,113 @@
+"""Buying at the table: each player's "May I?" buys, and the arbiter among several callers."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request, url_for
+from werkzeug.wrappers import Response
+
+from ..games import actions
+from ..games.may_i import rule_on_call
+from ..games.refusals import status_of
+from ..games.state import GameState, game_state, load_game
+from ..i18n import translate
+from ..rules.errors import RuleError
+from .links import GAME, protect
+from .rendering import after_change, field_errors, respond
+
+bp = Blueprint("buys", __name__, url_prefix=GAME)
+arbiter_bp = Blueprint("arbiter", __name__, url_prefix=GAME)
+protect(bp)
+protect(arbiter_bp)
+PAGE = "games/show.html"
+
+
+def posted_seat() -> int:
+    """The seat a form names; -1 (no such seat) when it names none."""
+    seat = request.form.get("seat", type=int)
+    return -1 if seat is None else seat
+
+
+def posted_version() -> int | None:
+    """The game version the phone saw when it showed the form."""
+    return request.form.get("version", type=int)
+
+
+@bp.get("/buys")
+def index(game_id: int) -> Response:
+    """Show each player's buys this round."""
+    return respond(PAGE, "games/_buys.html", state=game_state(load_game(game_id)))
+
+
+@bp.post("/buys")
+def create(game_id: int) -> Response:
+    """Record a "May I?" buy for a player, or say why it is refused."""
+    game, seat = load_game(game_id), posted_seat()
+    try:
+        actions.record_buy(game, seat, request.form.get("action_id"), posted_version())
+    except RuleError as error:
+        return _refused(game_state(load_game(game_id)), seat, error)
+    return _changed(game_state(game))
+
+
+@bp.post("/buys/remove")
+def remove(game_id: int) -> Response:
+    """Take back a player's last buy this round."""
+    game, seat = load_game(game_id), posted_seat()
+    try:
+        actions.remove_buy(game, seat, request.form.get("action_id"), posted_version())
+    except RuleError as error:
+        return _refused(game_state(load_game(game_id)), seat, error)
+    return _changed(game_state(game))
+
+
+def _refused(state: GameState, seat: int, error: RuleError) -> Response:
+    """The buys region with the refusal at the player it names."""
+    errors = field_errors(error)
+    return respond(
+        PAGE,
+        "games/_buys.html",
+        status_of(error),
+        state=state,
+        buy_error=(seat, errors),
+        page_errors=errors.get("game", []),
+    )
+
+
+def _changed(state: GameState) -> Response:
+    """The buys region after a change (or the page, for a plain form)."""
+    location = url_for("games.show", game_id=state.game.id)
+    return after_change(location, PAGE, "games/_buys.html", state=state)
+
+
+@arbiter_bp.post("/arbiter")
+def rule(game_id: int) -> Response:
+    """Say who gets a discard among the players who called "May I?"."""
+    state = game_state(load_game(game_id))
+    discarder = request.form.get("discarder", type=int)
+    callers = request.form.getlist("callers", type=int)
+    draws = bool(request.form.get("turn_player_draws"))
+    try:
+        if discarder is None:
+            raise RuleError(actions.CHOOSE_DISCARDER, field="discarder")
+        ruling = rule_on_call(state, discarder, callers, draws)
+    except RuleError as error:
+        errors = field_errors(error)
+        return respond(PAGE, "games/_arbiter.html", 422, state=state, arbiter_errors=errors)
+    return respond(PAGE, "games/_arbiter.html", state=state, ruling=ruling)
+
+
+@arbiter_bp.post("/arbiter/buys")
+def record_buy(game_id: int) -> Response:
+    """Record the buy the arbiter gave, and close its ruling."""
+    game, seat = load_game(game_id), posted_seat()
+    try:
+        actions.record_buy(game, seat, request.form.get("action_id"), posted_version())
+    except RuleError as error:
+        state = game_state(load_game(game_id))
+        errors = {"discarder": [translate(error.message)]}
+        return respond(
+            PAGE, "games/_arbiter.html", status_of(error), state=state, arbiter_errors=errors
+        )
+    location = url_for("games.show", game_id=game_id)
+    state = game_state(game)
+    return after_change(location, PAGE, "games/_arbiter.html", state=state, recorded=seat)

@@ -1,0 +1,55 @@
+"""Answering a request with a page or a fragment, in exactly one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import redirect, render_template
+from werkzeug.wrappers import Response
+
+from ..extensions import htmx
+from ..i18n import translate
+from ..rules.errors import RuleError
+
+
+def wants_fragment() -> bool:
+    """An htmx request for part of a page (not a boosted or history-restore page load)."""
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def respond(
+    page: str, fragment: str, status: int = 200, trigger: str | None = None, **context: Any
+) -> Response:
+    """Render the fragment for htmx, else the whole page; announce changes with HX-Trigger."""
+    template = fragment if wants_fragment() else page
+    # werkzeug's Response defaults to text/plain, which nosniff makes browsers show as source.
+    response = Response(render_template(template, **context), status=status, mimetype="text/html")
+    response.headers["Vary"] = "HX-Request"
+    if trigger:
+        response.headers["HX-Trigger"] = trigger
+    return response
+
+
+def after_change(location: str, page: str, fragment: str, **context: Any) -> Response:
+    """Post/redirect/get for plain forms; for htmx, the fresh fragment and a change event."""
+    if not wants_fragment():
+        return redirect(location, code=303)
+    return respond(page, fragment, trigger="game-changed", **context)
+
+
+def go_to(location: str) -> Response:
+    """Send the browser to another page: 303 for a plain form, HX-Redirect for htmx.
+
+    An htmx request would follow a 303 inside its XHR and swap the whole page into the fragment.
+    """
+    if not wants_fragment():
+        return redirect(location, code=303)
+    response = Response(status=204)
+    response.headers["HX-Redirect"] = location
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+def field_errors(error: RuleError) -> dict[str, list[str]]:
+    """A rules refusal as form errors under its field."""
+    return {error.field or "form": [translate(error.message)]}

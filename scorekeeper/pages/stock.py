@@ -1,0 +1,43 @@
+"""The stock at the table: how often it ran out this round, and recording a run-out."""
+
+from __future__ import annotations
+
+from flask import Blueprint, request, url_for
+from werkzeug.wrappers import Response
+
+from ..games import actions
+from ..games.state import game_state, load_game
+from ..rules.errors import RuleError
+from .links import GAME, protect
+from .rendering import after_change, field_errors, go_to, respond
+
+bp = Blueprint("stock", __name__, url_prefix=GAME)
+protect(bp)
+PAGE = "games/show.html"
+
+
+@bp.get("/stock")
+def show(game_id: int) -> Response:
+    """Show how often the stock ran out this round."""
+    return respond(PAGE, "games/_stock.html", state=game_state(load_game(game_id)))
+
+
+@bp.post("/run-outs")
+def run_out(game_id: int) -> Response:
+    """Record that the stock ran out: re-form it, or end the round and go to scoring."""
+    game = load_game(game_id)
+    seen = request.form.get("seen", type=int)
+    try:
+        outcome = actions.record_run_out(game, seen, request.form.get("action_id"))
+    except RuleError as error:
+        state = game_state(load_game(game_id))
+        return respond(
+            PAGE, "games/_stock.html", 422, state=state, stock_errors=field_errors(error)
+        )
+    state = game_state(game)
+    if outcome.ends_round and state.current is not None:
+        return go_to(url_for("rounds.edit", game_id=game_id, number=state.current.number))
+    location = url_for("games.show", game_id=game_id)
+    return after_change(
+        location, PAGE, "games/_stock.html", state=state, instruction=outcome.instruction
+    )

@@ -1,0 +1,69 @@
+"""What the templates call: one-time form tokens, contract words, card buttons, QR codes."""
+
+from __future__ import annotations
+
+import secrets
+
+import segno
+from flask import Flask, g
+from flask_babel import format_date, format_time
+from markupsafe import Markup
+
+from ..games.history import describe
+from ..i18n import current_locale, translate
+from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
+from ..rules.ruleset import Contract
+from ..rules.table import describe_contract
+
+
+def new_action_id() -> str:
+    """A one-time token for a form, so a double tap on a slow connection records once."""
+    return secrets.token_urlsafe(16)
+
+
+def contract_words(contract: Contract) -> list[str]:
+    """The contract in the table's language, one part per meld kind."""
+    return [translate(part) for part in describe_contract(contract)]
+
+
+def rank_buttons() -> list[tuple[str, str]]:
+    """Rank codes with the letters of the table's language, low to high, joker last."""
+    ranks = [*NATURAL_RANKS, Rank.JOKER]
+    return [(rank.code, rank_letter(rank, current_locale())) for rank in ranks]
+
+
+def hand_text(counts: dict[str, int]) -> str:
+    """Tapped cards as the table reads them: "K K 7 🃏", with the language's rank letters."""
+    locale = current_locale()
+    return " ".join(
+        "🃏" if code == Rank.JOKER.code else RANKS_BY_CODE[code].label(locale)
+        for code, count in counts.items()
+        for _ in range(count)
+    )
+
+
+def can_edit() -> bool:
+    """Whether this request came in through the game's edit link."""
+    access = g.get("access")
+    return access is not None and bool(access.can_edit)
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of a link as inline SVG, drawn here: no outside service sees the link."""
+    code = segno.make(url, error="m")
+    return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
+
+
+def init_app(app: Flask) -> None:
+    """Make the helpers the templates use available to them."""
+    app.jinja_env.globals.update(
+        new_action_id=new_action_id,
+        can_edit=can_edit,
+        hand_text=hand_text,
+        qr_svg=qr_svg,
+        contract_words=contract_words,
+        rank_buttons=rank_buttons,
+        describe_change=describe,
+        format_time=format_time,
+        format_date=format_date,
+    )
