@@ -18,7 +18,7 @@ from ..rules.ruleset_json import ruleset_from_dict
 from ..rules.scoring import HandResult, RoundOutcome, running_totals, score_round
 from ..rules.standings import Standings, game_over, provisional_standings, standings
 from ..rules.stock import round_ended_by_stock
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.table import TableSetup, seats_around, table_setup, tiebreaker_setup
 from ..rules.tiebreak import TiebreakerOutcome
 
 
@@ -216,7 +216,9 @@ def _current(
     record = rounds.get(number)
     if record is not None and record.dealer != dealer:
         # Who really dealt is a fact; an edit to an earlier round does not move the deal.
-        dealer, first, cutter = _around(seats, record.dealer, cutter is not None)
+        dealer = record.dealer
+        leader, right = seats_around(seats.index(dealer), len(seats), cuts=cutter is not None)
+        first, cutter = seats[leader], None if right is None else seats[right]
     bought = Counter(buy.seat for buy in record.buys) if record else Counter()
     run_outs = record.run_outs if record else 0
     return CurrentRound(
@@ -232,10 +234,3 @@ def _current(
         run_outs=run_outs,
         ended_by_stock=round_ended_by_stock(rules, run_outs),
     )
-
-
-def _around(seats: tuple[int, ...], dealer: int, cuts: bool) -> tuple[int, int, int | None]:
-    """Dealer, the player on their left who leads, and on their right who cuts."""
-    index = seats.index(dealer)
-    right = seats[index - 1] if cuts else None
-    return dealer, seats[(index + 1) % len(seats)], right

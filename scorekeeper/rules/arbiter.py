@@ -1,4 +1,4 @@
-"""The "May I?" arbiter: who gets a discard, and why the other callers do not (RULES.md 4)."""
+"""The "May I?" arbiter: who gets a discard, and why the other callers do not (docs/RULES.md 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Melds and the laydown of a round's contract (RULES.md sections 3, 6, 7 and 8).
+"""Melds and the laydown of a round's contract (docs/RULES.md sections 3, 6, 7 and 8).
 
 Books and runs are checked in meld_checks; this module checks a whole laydown
 against a contract and is where the rest of the app imports meld checks from.

@@ -1,4 +1,4 @@
-"""Books and runs: which cards make a legal meld (RULES.md sections 3, 7, 8 and 9)."""
+"""Books and runs: which cards make a legal meld (docs/RULES.md sections 3, 7, 8 and 9)."""
 
 from __future__ import annotations
 

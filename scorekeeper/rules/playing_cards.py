@@ -65,7 +65,7 @@ RANK_CODES: dict[Rank, str] = {
 RANKS_BY_CODE: dict[str, Rank] = {code: rank for rank, code in RANK_CODES.items()}
 NATURAL_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
 
-# Face-card letters as the rule documents print them (RULES.md section 1).
+# Face-card letters as the rule documents print them (docs/RULES.md section 1).
 LOCAL_FACE_LETTERS: dict[str, dict[Rank, str]] = {
     "en": {Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
     "es": {Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},

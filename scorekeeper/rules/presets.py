@@ -1,4 +1,4 @@
-"""The named rule sets a table can start from (RULES.md sections 3, 7 and 8)."""
+"""The named rule sets a table can start from (docs/RULES.md sections 3, 7 and 8)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ STANDARD_ROUNDS: tuple[RoundSpec, ...] = (
     RoundSpec(Contract(runs=3), deal=12, final_discard=False),
 )
 
-# The marathon adds "4 books" after round 4 and "3 runs of 5" after round 6 (RULES.md 8).
+# The marathon adds "4 books" after round 4 and "3 runs of 5" after round 6 (docs/RULES.md 8).
 NINE_ROUNDS: tuple[RoundSpec, ...] = (
     *STANDARD_ROUNDS[:4],
     RoundSpec(Contract(books=4), deal=12),

@@ -65,7 +65,7 @@ def summary(rules: RuleSet) -> Message | None:
 
 
 def _players(rules: RuleSet) -> tuple[Message, ...]:
-    """Players, decks and jokers (RULES.md 2)."""
+    """Players, decks and jokers (docs/RULES.md 2)."""
     lines = [msg(N_("%(low)s to %(high)s players."), low=rules.min_players, high=rules.max_players)]
     for rule in rules.decks:
         players = msg(
@@ -89,7 +89,7 @@ def _players(rules: RuleSet) -> tuple[Message, ...]:
 
 
 def _melds(rules: RuleSet) -> tuple[Message, ...]:
-    """Books, runs, aces, jokers and laying down (RULES.md 3, 7, 8)."""
+    """Books, runs, aces, jokers and laying down (docs/RULES.md 3, 7, 8)."""
     melds = rules.melds
     lines = [
         msg(N_("A book is three or more cards of one rank, in any suits.")),
@@ -119,7 +119,7 @@ def _melds(rules: RuleSet) -> tuple[Message, ...]:
 
 
 def _buys(rules: RuleSet) -> tuple[Message, ...]:
-    """The out-of-turn buy (RULES.md 4)."""
+    """The out-of-turn buy (docs/RULES.md 4)."""
     buys = rules.buys
     if buys.cap_per_round == 0:
         return (msg(N_("No buying out of turn.")),)
@@ -148,7 +148,7 @@ def _buys(rules: RuleSet) -> tuple[Message, ...]:
 
 
 def _stock(rules: RuleSet) -> tuple[Message, ...]:
-    """Stock exhaustion (RULES.md 5)."""
+    """Stock exhaustion (docs/RULES.md 5)."""
     if rules.reshuffle is ReshufflePolicy.ALWAYS:
         return (msg(N_("Shuffle the discards, but the top card, into a new stock every time.")),)
     return (
@@ -158,7 +158,7 @@ def _stock(rules: RuleSet) -> tuple[Message, ...]:
 
 
 def _scoring(rules: RuleSet) -> tuple[Message, ...]:
-    """Card values, the cut bonus and the tiebreak (RULES.md 6)."""
+    """Card values, the cut bonus and the tiebreak (docs/RULES.md 6)."""
     values = rules.scoring.values
     lines = [
         msg(N_("Going out scores 0; everybody else counts the cards in hand.")),

@@ -1,4 +1,4 @@
-"""Rule sets as data: every setting RULES.md section 9 lets a table change."""
+"""Rule sets as data: every setting docs/RULES.md section 9 lets a table change."""
 
 from __future__ import annotations
 

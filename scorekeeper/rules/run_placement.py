@@ -1,4 +1,4 @@
-"""Where a run can lie among the ranks under the table's ace rule (RULES.md sections 3, 7, 8)."""
+"""Where a run can lie among the ranks under the ace rule (docs/RULES.md sections 3, 7, 8)."""
 
 from __future__ import annotations
 

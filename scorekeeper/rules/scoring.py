@@ -1,4 +1,4 @@
-"""Round scores and running totals (RULES.md sections 5, 6 and 8)."""
+"""Round scores and running totals (docs/RULES.md sections 5, 6 and 8)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class RoundOutcome:
 def score_round(
     rules: RuleSet, results: Sequence[HandResult], *, ended_by_stock: bool = False
 ) -> RoundOutcome:
-    """Score a round: the player who went out scores 0, everyone else their hand (RULES.md 6)."""
+    """Score a round: who went out scores 0, everyone else their hand (docs/RULES.md 6)."""
     went_out = _who_went_out(rules, results, ended_by_stock)
     for seat, result in enumerate(results):
         _check_points(seat, result)
@@ -123,7 +123,7 @@ def zero_warning(result: HandResult) -> Message | None:
 
 
 def totals(outcomes: Sequence[RoundOutcome], players: int) -> tuple[int, ...]:
-    """Each seat's total: the sum of its round scores; lowest wins (RULES.md 6)."""
+    """Each seat's total: the sum of its round scores; lowest wins (docs/RULES.md 6)."""
     rows = running_totals(outcomes, players)
     return rows[-1] if rows else (0,) * players
 
@@ -139,7 +139,7 @@ def running_totals(outcomes: Sequence[RoundOutcome], players: int) -> tuple[tupl
 
 
 def rounds_gone_out(outcomes: Sequence[RoundOutcome], players: int) -> tuple[int, ...]:
-    """How many rounds each seat went out in: the May I? tiebreak (RULES.md 6)."""
+    """How many rounds each seat went out in: the May I? tiebreak (docs/RULES.md 6)."""
     _check_players(outcomes, players)
     outs = [outcome.went_out for outcome in outcomes]
     return tuple(outs.count(seat) for seat in range(players))

@@ -1,4 +1,4 @@
-"""Final standings: lowest total wins, ties go to the tiebreak (RULES.md section 6)."""
+"""Final standings: lowest total wins, ties go to the tiebreak (docs/RULES.md section 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The stock running out: re-form it from the discards, or end the round (RULES.md 5)."""
+"""The stock running out: re-form it from the discards, or end the round (docs/RULES.md 5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setting the table for a round: decks, deal, dealer, first player, cutter (RULES.md 2-3, 6, 8)."""
+"""Setting the table for a round: decks, deal, dealer, leader, cutter (docs/RULES.md 2-3, 6, 8)."""
 
 from __future__ import annotations
 
@@ -35,12 +35,12 @@ class TableSetup:
 
     @property
     def is_tiebreaker(self) -> bool:
-        """A round after the last is a tiebreaker among the tied players (RULES.md 6)."""
+        """A round after the last is a tiebreaker among the tied players (docs/RULES.md 6)."""
         return self.round_number > self.total_rounds
 
 
 def round_spec_for(rules: RuleSet, round_number: int) -> RoundSpec:
-    """The spec of a round; every round after the last is the tiebreaker round (RULES.md 6)."""
+    """The spec of a round; every round after the last is the tiebreaker round (docs/RULES.md 6)."""
     if round_number < 1:
         raise RuleError(msg(N_("Rounds are counted from 1.")), field="round_number")
     if round_number > len(rules.rounds):
@@ -83,7 +83,7 @@ def table_setup(
 def tiebreaker_setup(
     rules: RuleSet, players: int, first_dealer: int, *, playoff: int = 1, decks: int | None = None
 ) -> TableSetup:
-    """Set up the tiebreaker round (2 runs, deal 10) among the tied players only (RULES.md 6)."""
+    """Set up the tiebreaker round (2 runs, deal 10) among the tied players (docs/RULES.md 6)."""
     # Seats here are the tied players' places in their own seat order, 0 to players - 1.
     _check_players(rules, players, TIEBREAK_MIN_PLAYERS)
     if playoff < 1:
@@ -93,6 +93,11 @@ def tiebreaker_setup(
     dealer = (first_dealer + playoff - 1) % players
     deck_rule = _deck_rule(rules, players, decks, smaller_table_ok=True)
     return _setup(rules, len(rules.rounds) + playoff, players, dealer, deck_rule)
+
+
+def seats_around(dealer: int, players: int, *, cuts: bool) -> tuple[int, int | None]:
+    """The player on the dealer's left plays first; on their right cuts, when the game cuts."""
+    return (dealer + 1) % players, (dealer - 1) % players if cuts else None
 
 
 def describe_contract(contract: Contract) -> tuple[Message, ...]:
@@ -128,6 +133,7 @@ def _setup(
 ) -> TableSetup:
     """Assemble the setup; the Liverpool cut is made by the player to the dealer's right."""
     spec = round_spec_for(rules, round_number)
+    leader, cutter = seats_around(dealer, players, cuts=rules.scoring.cut_bonus > 0)
     jokers = deck_rule.jokers_for(players) if rules.melds.jokers_wild else 0
     return TableSetup(
         round_number=round_number,
@@ -139,8 +145,8 @@ def _setup(
         jokers=jokers,
         total_cards=CARDS_PER_DECK * deck_rule.decks + jokers,
         dealer=dealer,
-        first_player=(dealer + 1) % players,
-        cutter=(dealer - 1) % players if rules.scoring.cut_bonus > 0 else None,
+        first_player=leader,
+        cutter=cutter,
         buy_cap=round_buy_cap(rules, round_number),
         reshuffle=rules.reshuffle,
     )
@@ -194,7 +200,7 @@ def _dealer(
     first_dealer: int,
     previous_winners: Sequence[int | None],
 ) -> int:
-    """The deal passes left each round, or to whoever went out last round (RULES.md 3, 9)."""
+    """The deal passes left each round, or to whoever went out last round (docs/RULES.md 3, 9)."""
     if rules.deal_passes is DealPasses.LEFT:
         return (first_dealer + round_number - 1) % players
     if len(previous_winners) < round_number - 1:

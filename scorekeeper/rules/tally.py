@@ -1,4 +1,4 @@
-"""Counting the cards left in a hand, within the cards in play (RULES.md 1, 2 and 6)."""
+"""Counting the cards left in a hand, within the cards in play (docs/RULES.md 1, 2 and 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Breaking a tie on the lowest total: rounds out, tiebreaker rounds or sharing (RULES.md 6)."""
+"""Breaking a tie on the lowest total: rounds out, tiebreaker rounds, sharing (docs/RULES.md 6)."""
 
 from __future__ import annotations
 

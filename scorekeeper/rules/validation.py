@@ -1,4 +1,4 @@
-"""The checks a rule set must pass before a game is played under it (RULES.md section 9)."""
+"""The checks a rule set must pass before a game is played under it (docs/RULES.md section 9)."""
 
 from __future__ import annotations
 
