@@ -1,1 +1,1 @@
-"""Games: the facts of play, the actions that change them, and the views that show them."""
+"""The games service: open a game for a change, run one action, record history, derive state."""
