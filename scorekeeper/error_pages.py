@@ -8,6 +8,15 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 
+def _hint(code: int) -> str | None:
+    """What the person can do next, beyond going home."""
+    if code == 403:
+        return _("To enter buys and scores, ask whoever keeps score for the edit link.")
+    if code == 410:
+        return _("Scan the QR code on the scorekeeper's phone (Share) to follow the game again.")
+    return None
+
+
 def _messages(code: int) -> tuple[str, str]:
     """Title and explanation for an error page."""
     if code == 403:
@@ -30,7 +39,7 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     if request.path.startswith("/api/") or error.code is None or error.code < 400:
         return error
     title, message = _messages(error.code)
-    body = render_template("errors.html", title=title, message=message)
+    body = render_template("errors.html", title=title, message=message, hint=_hint(error.code))
     return Response(body, status=error.code, mimetype="text/html")
 
 

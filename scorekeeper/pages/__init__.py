@@ -7,12 +7,25 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     """Register every page blueprint and the helpers the templates call."""
-    from . import buys, changes, games, home, links, rounds, stock, template_helpers
+    from . import (
+        buys,
+        changes,
+        display,
+        games,
+        home,
+        install,
+        links,
+        rounds,
+        stock,
+        template_helpers,
+    )
 
     for blueprint in (
         home.bp,
         home.rulesets_bp,
         home.language_bp,
+        home.theme_bp,
+        install.bp,
         games.bp,
         links.bp,
         changes.bp,
@@ -20,6 +33,7 @@ def init_app(app: Flask) -> None:
         buys.arbiter_bp,
         stock.bp,
         rounds.bp,
+        display.bp,
     ):
         app.register_blueprint(blueprint)
     template_helpers.init_app(app)

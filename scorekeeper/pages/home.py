@@ -15,6 +15,10 @@ from .links import remembered
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)
 language_bp = Blueprint("language", __name__)
+theme_bp = Blueprint("theme", __name__)
+THEME_COOKIE = "theme"
+THEMES = ("auto", "light", "dark")
+A_YEAR = 365 * 24 * 3600
 
 
 @bp.get("/")
@@ -48,5 +52,21 @@ def update() -> Response:
     language = request.form.get("language", "")
     response = redirect(local_target(url_for("home.index")), code=303)
     if language in current_app.config["LANGUAGES"]:
-        response.set_cookie(LANGUAGE_COOKIE, language, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie(LANGUAGE_COOKIE, language, max_age=A_YEAR, samesite="Lax")
     return response
+
+
+@theme_bp.post("/theme")
+def update_theme() -> Response:
+    """Remember light, dark or the phone's own setting in a cookie and go back."""
+    theme = request.form.get("theme", "")
+    response = redirect(local_target(url_for("home.index")), code=303)
+    if theme in THEMES:
+        response.set_cookie(THEME_COOKIE, theme, max_age=A_YEAR, samesite="Lax")
+    return response
+
+
+def current_theme() -> str:
+    """The theme this browser chose: auto (follow the phone), light or dark."""
+    theme = request.cookies.get(THEME_COOKIE, "auto")
+    return theme if theme in THEMES else "auto"

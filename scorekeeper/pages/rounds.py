@@ -93,6 +93,16 @@ def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | 
     return sums
 
 
+@bp.get("/current")
+def current(game_id: int) -> Response:
+    """Go to the form that ends the round being played now (the sheet once the game is over)."""
+    require_edit()
+    state = game_state(load_game(game_id))
+    if state.current is None:
+        return redirect(url_for("games.sheet", game_id=game_id), code=303)
+    return redirect(url_for("rounds.edit", game_id=game_id, number=state.current.number), code=303)
+
+
 @bp.get("/<int:number>")
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""

@@ -14,6 +14,7 @@ from ..i18n import current_locale, translate
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from ..rules.ruleset import Contract
 from ..rules.table import describe_contract
+from .home import current_theme
 
 
 def new_action_id() -> str:
@@ -66,4 +67,5 @@ def init_app(app: Flask) -> None:
         describe_change=describe,
         format_time=format_time,
         format_date=format_date,
+        current_theme=current_theme,
     )

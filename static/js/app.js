@@ -20,3 +20,33 @@ document.addEventListener("htmx:responseError", (event) => {
     window.location.reload();
   }
 });
+
+// Installable and useful offline: the service worker keeps the last state of each page.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
+
+// The offline banner: a page from the service worker's cache says when its state was current;
+// a page that loses the network while open says that changes cannot be sent.
+function showOffline(since) {
+  const banner = document.getElementById("offline-banner");
+  if (!banner) return;
+  if (since) {
+    const time = new Date(Number(since)).toLocaleTimeString(document.documentElement.lang,
+      { hour: "2-digit", minute: "2-digit" });
+    banner.textContent = banner.dataset.text.replace("{time}", time);
+  } else {
+    banner.textContent = banner.dataset.now;
+  }
+  banner.hidden = false;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (document.body.dataset.offlineSince) showOffline(document.body.dataset.offlineSince);
+  else if (!navigator.onLine) showOffline();
+});
+window.addEventListener("offline", () => showOffline());
+window.addEventListener("online", () => {
+  if (document.body.dataset.offlineSince) window.location.reload(); // back to the live page
+  else document.getElementById("offline-banner")?.setAttribute("hidden", "");
+});
