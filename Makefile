@@ -10,7 +10,7 @@ COMPILED := $(CATALOGS:.po=.mo)
 # nmsg and _l mark strings the rules engine and forms translate later.
 KEYWORDS := -k _l -k nmsg:1,2 -k NN_:1,2
 
-.PHONY: install translations extract db run check test bench clean
+.PHONY: install translations extract db run check test bench lighthouse clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ test: check translations
 
 bench: install
 	$(BIN)/python bench/idle_page.py
+
+# Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.
+lighthouse: install translations
+	cd tools/lighthouse && npm install --no-audit --no-fund --silent
+	$(BIN)/python tools/lighthouse/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/artifacts
