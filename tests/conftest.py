@@ -15,15 +15,14 @@ import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, select
 from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.rules.presets import MAY_I
+from tests.databases import PostgresDatabase, make_app, sqlite_copy, sqlite_template
 
 Call = TypeVar("Call")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -66,26 +65,34 @@ def postgres_url() -> Iterator[str]:
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+@pytest.fixture(scope="session")
+def postgres_database(
+    postgres_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[PostgresDatabase]:
+    """The run's PostgreSQL database, migrated once."""
+    database = PostgresDatabase(postgres_url, str(tmp_path_factory.mktemp("postgres")))
+    yield database
+    database.close()
+
+
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database migrated once, for each test to copy."""
+    return sqlite_template(tmp_path_factory.mktemp("template"))
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Each database test runs on SQLite and on PostgreSQL."""
+    """Each database test runs on SQLite and on PostgreSQL, on an empty, migrated database.
+
+    The migrations run once per run (tests/web/test_migrations.py checks them from empty to
+    head and back): SQLite gives each test its own copy, PostgreSQL is emptied before each test.
+    """
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'scorekeeper.db'}"
-    return str(request.getfixturevalue("postgres_url"))
-
-
-def make_app(database_url: str, instance_path: str, **overrides: object) -> Flask:
-    """An app for tests on the given database, CSRF off unless asked for."""
-    config = {
-        "TESTING": True,
-        "SECRET_KEY": "test-only-secret",
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "WTF_CSRF_ENABLED": False,
-        **overrides,
-    }
-    app = create_app(config)
-    app.instance_path = instance_path
-    return app
+        template = request.getfixturevalue("sqlite_migrated")
+        return sqlite_copy(template, tmp_path_factory.mktemp("db"))
+    database: PostgresDatabase = request.getfixturevalue("postgres_database")
+    return database.clean()
 
 
 class QuietHandler(WSGIRequestHandler):
@@ -130,14 +137,12 @@ def live_game(database_url: str, tmp_path: Path) -> Iterator[LiveGame]:
     """A game served for real, with request logging on, on each database."""
     app = make_app(database_url, str(tmp_path))
     with app.app_context():
-        upgrade()
         game = actions.create_game(MAY_I, ["Anna", "Ben", "Carla", "Dan"], 0)
         game_id, token = game.id, game.edit_token
     with serving(app, WSGIRequestHandler) as base:
         yield LiveGame(app, base, game_id, token)
     with app.app_context():
         db.session.remove()
-        downgrade(revision="base")
         db.engine.dispose()
 
 
@@ -159,16 +164,11 @@ def at_once(send: Callable[[Call], int], calls: list[Call]) -> list[int]:
 
 @pytest.fixture
 def app(database_url: str, tmp_path: os.PathLike[str]) -> Iterator[Flask]:
-    """The app with its schema built by the real migrations, torn down after."""
+    """The app on an empty database with the migrations' schema; its connections closed after."""
     app = make_app(database_url, str(tmp_path))
-    with app.app_context():
-        upgrade()
     yield app
     with app.app_context():
-        from scorekeeper.extensions import db
-
         db.session.remove()
-        downgrade(revision="base")
         db.engine.dispose()
 
 

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -21,14 +20,12 @@ def guarded_app(database_url: str, tmp_path: str) -> Iterator[Flask]:
     """The app with CSRF protection on, as it runs for real, with one game started."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
     with app.app_context():
-        upgrade()
         app.config["TEST_TOKEN"] = actions.create_game(
             MAY_I, ["Anna", "Ben", "Carla"], 0
         ).edit_token
     yield app
     with app.app_context():
         db.session.remove()
-        downgrade(revision="base")
         db.engine.dispose()
 
 

@@ -1,0 +1,72 @@
+"""The migrations build the models' schema from nothing and take it down again, on both databases.
+
+Every other database test starts from a copy (SQLite) or an emptied run-wide database
+(PostgreSQL) migrated once per run, so this is the test that walks the migrations end to end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect, make_url, select, text
+
+from scorekeeper.extensions import db
+from scorekeeper.games import actions
+from scorekeeper.models import Game
+from scorekeeper.rules.presets import MAY_I
+from tests.databases import head, make_app
+
+SCHEMA = "migration_check"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database with no tables: a new SQLite file, or a new schema in the run's PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.db'}"
+        return
+    url: str = request.getfixturevalue("postgres_url")
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE")
+        admin.execute(f"CREATE SCHEMA {SCHEMA}")
+    # Only the new schema on the search path: the run's migrated tables stay out of sight.
+    options = {"options": f"-csearch_path={SCHEMA}"}
+    yield make_url(url).update_query_dict(options).render_as_string(hide_password=False)
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP SCHEMA {SCHEMA} CASCADE")
+
+
+def tables() -> set[str]:
+    """The tables in the app's database (in its default schema)."""
+    return set(inspect(db.engine).get_table_names())
+
+
+def schema_differences() -> list[object]:
+    """What Alembic's autogenerate would change to make the database match the models."""
+    with db.engine.connect() as connection:
+        return list(compare_metadata(MigrationContext.configure(connection), db.metadata))
+
+
+def test_migrations_go_from_empty_to_the_models_and_back(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    app = make_app(empty_database_url, str(tmp_path))
+    with app.app_context():
+        assert tables() == set()
+        upgrade()
+        assert tables() == {*db.metadata.tables, "alembic_version"}
+        version = db.session.scalar(text("SELECT version_num FROM alembic_version"))
+        assert version == head()
+        assert schema_differences() == []
+        game_id = actions.create_game(MAY_I, ["Anna", "Ben", "Carla"], 0).id
+        assert db.session.scalar(select(Game.id)) == game_id
+        db.session.remove()
+        downgrade(revision="base")
+        assert tables() == {"alembic_version"}
+        db.engine.dispose()
