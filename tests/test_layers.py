@@ -1,0 +1,147 @@
+"""Imports point down the layers of ARCHITECTURE.md: a module never imports from a layer above it.
+
+Low to high: the rules engine (standard library only), infrastructure, the games service,
+the two front doors (pages and api, which never import each other), and the app itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+PACKAGE = Path(__file__).parent.parent / "scorekeeper"
+
+
+class Layer(NamedTuple):
+    """A layer's name and height; a module may import its own layer or lower ones."""
+
+    name: str
+    height: int
+
+
+RULES, INFRASTRUCTURE, SERVICE = Layer("rules", 0), Layer("infrastructure", 1), Layer("service", 2)
+PAGES, API, APP = Layer("pages", 3), Layer("api", 3), Layer("app", 4)
+# The first name under scorekeeper/ (a subpackage or a module) decides a module's layer.
+LAYERS = {
+    "rules": RULES,
+    **dict.fromkeys(["extensions", "config", "database", "models", "i18n"], INFRASTRUCTURE),
+    "migrations": INFRASTRUCTURE,
+    "games": SERVICE,
+    "pages": PAGES,
+    "api": API,
+    **dict.fromkeys(["__init__", "cli", "security", "error_pages"], APP),
+}
+
+
+def layer_of(module: str) -> Layer | None:
+    """The layer of a module named like `scorekeeper.games.state`; None if it has none."""
+    parts = module.split(".")[1:] or ["__init__"]
+    return LAYERS.get(parts[0])
+
+
+def may_import(own: Layer, theirs: Layer | None) -> bool:
+    """Its own layer or a lower one; pages and api stand side by side and never meet."""
+    return theirs is not None and (theirs.height < own.height or theirs == own)
+
+
+def module_name(path: Path) -> str:
+    """`scorekeeper/games/state.py` as `scorekeeper.games.state`; a package as its name."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def imported(path: Path, source: str) -> list[tuple[int, str]]:
+    """Every module the source imports, anywhere in it, with its line; relative ones resolved."""
+    here = module_name(path).split(".")
+    package = here if is_package(path) else here[:-1]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            # `from . import config` imports the module scorekeeper.config, not the package.
+            found += [(node.lineno, submodule(target, alias.name)) for alias in node.names]
+    return found
+
+
+def submodule(target: str, name: str) -> str:
+    """`target.name` when that is a module of ours, else `target`."""
+    candidate = PACKAGE.parent.joinpath(*f"{target}.{name}".split("."))
+    exists = candidate.with_suffix(".py").exists() or (candidate / "__init__.py").exists()
+    return f"{target}.{name}" if exists else target
+
+
+def violations(path: Path, source: str) -> list[str]:
+    """What in this module's imports breaks the layer order, one line each."""
+    own = layer_of(module_name(path))
+    if own is None:
+        return [f"{path.name} belongs to no layer: place it in tests/test_layers.py"]
+    found = []
+    for line, target in imported(path, source):
+        top = target.split(".")[0]
+        if top != "scorekeeper":
+            if own == RULES and top not in sys.stdlib_module_names:
+                found.append(f"line {line}: the rules engine imports {target}")
+            continue
+        theirs = layer_of(target)
+        if not may_import(own, theirs):
+            found.append(f"line {line}: {own.name} imports {target} ({theirs and theirs.name})")
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_is_checked() -> None:
+    names = {module_name(path) for path in MODULES}
+    assert {"scorekeeper.rules.scoring", "scorekeeper.games.state", "scorekeeper.api"} <= names
+    assert len(MODULES) > 40
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_imports_point_down_the_layers(path: Path) -> None:
+    assert violations(path, path.read_text()) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "source"),
+    [
+        ("rules/scoring.py", "import flask"),
+        ("rules/scoring.py", "from sqlalchemy import select"),
+        ("rules/scoring.py", "from ..models import Game"),
+        ("rules/scoring.py", "from .. import i18n"),
+        ("models.py", "from .games.state import game_state"),
+        ("games/state.py", "def f():\n    from ..pages.rendering import respond"),
+        ("pages/buys.py", "from ..api.access import open_game"),
+        ("api/routes.py", "from scorekeeper.pages import rendering"),
+        ("api/routes.py", "from .. import create_app"),
+        ("games/state.py", "from ..security import redact_links"),
+        ("nowhere.py", "import os"),
+    ],
+)
+def test_an_upward_import_is_caught(where: str, source: str) -> None:
+    assert violations(PACKAGE / where, source) != []
+
+
+@pytest.mark.parametrize(
+    ("where", "source"),
+    [
+        ("rules/scoring.py", "import re\nfrom .ruleset import RuleSet\nfrom . import table"),
+        ("models.py", "from .extensions import db\nfrom .rules.messages import Message"),
+        ("games/state.py", "from ..models import Game\nfrom . import history"),
+        ("pages/buys.py", "from ..games import actions\nfrom .links import GAME"),
+        ("__init__.py", "from . import config\nfrom .api.routes import bp"),
+    ],
+)
+def test_a_downward_import_passes(where: str, source: str) -> None:
+    assert violations(PACKAGE / where, source) == []
