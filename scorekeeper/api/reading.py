@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any, TypeVar
@@ -15,7 +16,7 @@ from ..rules.messages import N_, Message, msg
 from .problems import Problem
 
 Model = TypeVar("Model")
-SURROGATES = range(0xD800, 0xE000)
+LONE = re.compile("[\ud800-\udfff]")  # a field named with one is told with the \\u escape
 # Our words for what pydantic finds; its own English sentences never reach a client.
 MESSAGES = {
     "missing": N_("Required."),
@@ -56,15 +57,16 @@ def _not_json(constant: str) -> None:
 
 def _broken(value: object, path: str = "") -> Iterator[str]:
     """Where the body holds text with a lone surrogate, which no database can store (I-JSON)."""
-    if isinstance(value, str) and any(ord(char) in SURROGATES for char in value):
+    if isinstance(value, str) and LONE.search(value):
         yield path
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield from _broken(item, _join(path, index))
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _broken(key, _join(path, key))
-            yield from _broken(item, _join(path, key))
+            named = _join(path, LONE.sub(lambda char: f"\\u{ord(char.group()):04x}", key))
+            yield from _broken(key, named)
+            yield from _broken(item, named)
 
 
 def read(model: type[Model] | Any, **context: Any) -> Model:
