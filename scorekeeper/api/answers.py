@@ -11,7 +11,8 @@ from ..i18n import translate
 from ..models import Change as ChangeRow
 from ..rules.arbiter import BuyRuling
 from ..rules.ruleset import RuleSet
-from .game_answers import Answer, Count, Game, Timestamp, iso
+from .answer_base import Answer, Count, Timestamp
+from .game_answers import Game, iso
 
 ChangeKind = Literal["create", "buy", "buy_removed", "run_out", "result", "undo", "rotate_link"]
 MeldKind = Literal["book", "run"]

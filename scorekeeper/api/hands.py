@@ -13,9 +13,10 @@ from ..rules.playing_cards import Card
 from ..rules.ruleset import RuleSet
 from ..rules.table import TableSetup, table_setup
 from ..rules.tally import hand_points, points_from_counts
+from .check_requests import Laydown, OneMeld, TallyRequest
 from .fields import MAX_NUMBER
 from .problems import Problem
-from .requests import Laydown, OneMeld, RoundResult, TallyRequest
+from .requests import RoundResult
 
 
 def hands_by_seat(result: RoundResult, state: GameState, number: int) -> dict[int, Hand]:

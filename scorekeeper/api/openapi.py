@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ DESCRIPTION = (
     "whole number is sent as one (2, not 2.0)."
 )
 LINK = "link"
+REF = r'"#/components/schemas/([^"]+)"'
 
 
 @dataclass(frozen=True)
@@ -189,4 +191,16 @@ class _Schemas:
         )
         for (key, _mode), schema in made.items():
             self.refs[key].update(schema)
-        return dict(definitions.get("$defs", {}))
+        return _reachable(definitions.get("$defs", {}), list(self.refs.values()))
+
+
+def _reachable(definitions: Schema, roots: list[Schema]) -> Schema:
+    """The definitions the roots refer to, directly or through others; pydantic makes a few more."""
+    named: Schema = {}
+    pending = re.findall(REF, json.dumps(roots))
+    while pending:
+        name = pending.pop()
+        if name not in named:
+            named[name] = definitions[name]
+            pending += re.findall(REF, json.dumps(named[name]))
+    return {name: named[name] for name in sorted(named)}

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any, TypeVar
 
-from flask import request
+from flask import current_app, request
 from pydantic import Discriminator, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from ..rules.messages import N_, Message, msg
+from .openapi import operation_of
 from .problems import Problem
 
 Model = TypeVar("Model")
@@ -71,6 +72,8 @@ def _broken(value: object, path: str = "") -> Iterator[str]:
 
 def read(model: type[Model] | Any, **context: Any) -> Model:
     """The body read as `model`, checked for this request (players: seats at the table); or 422."""
+    # The document says what each view reads: a view reading another model would drift from it.
+    assert operation_of(current_app, str(request.endpoint)).body is model, request.endpoint
     data = read_json()
     try:
         body: Model = _adapter(model).validate_python(data, context=context)

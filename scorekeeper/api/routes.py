@@ -14,6 +14,7 @@ from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
 from . import conflicts, openapi, problems, sharing
 from .access import open_game
+from .answer_base import answer
 from .answers import (
     Change,
     GameCreated,
@@ -24,22 +25,14 @@ from .answers import (
     RunOut,
     Tally,
 )
+from .check_requests import MeldCheckRequest, TallyRequest
 from .fields import MAX_ID, MAX_NUMBER
-from .game_answers import Game, answer
+from .game_answers import Game
 from .hands import check_melds, hands_by_seat, tally
 from .openapi import documented
 from .problems import Problem
 from .reading import read, read_json
-from .requests import (
-    Action,
-    Call,
-    MeldCheckRequest,
-    NewGame,
-    RoundResult,
-    RunOutReport,
-    SeatChange,
-    TallyRequest,
-)
+from .requests import Action, Call, NewGame, RoundResult, RunOutReport, SeatChange
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"

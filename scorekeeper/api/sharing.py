@@ -6,8 +6,8 @@ from flask import Blueprint, Response
 
 from ..games import actions
 from .access import open_game
+from .answer_base import answer
 from .answers import GameVersion, Links
-from .game_answers import answer
 from .openapi import documented
 from .reading import read
 from .requests import LinkChange
