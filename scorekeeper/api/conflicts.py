@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, request
 from sqlalchemy.exc import IntegrityError
 
@@ -11,7 +9,7 @@ from ..extensions import db
 from ..games.refusals import Conflict
 from ..games.state import game_state, load_game
 from ..rules.messages import N_, Message, msg
-from .answers import game_json
+from .game_answers import Game
 from .problems import WHOLE_REQUEST, Errors, Problem, answer_problem
 
 
@@ -34,10 +32,8 @@ def _conflict(message: Message, errors: Errors | None = None) -> Response:
     """A 409 problem; on a game's URL it carries the game under "game" so the client can redo."""
     db.session.rollback()  # nothing of the refused change may show in the game sent back
     game_id = (request.view_args or {}).get("game_id")
-    extra: dict[str, Any] = {}
-    if game_id is not None:
-        extra["game"] = game_json(game_state(load_game(game_id)))
-    return answer_problem(Problem(409, message, errors, extra=extra))
+    game = None if game_id is None else Game.of(game_state(load_game(game_id)))
+    return answer_problem(Problem(409, message, errors, game=game))
 
 
 def register(bp: Blueprint) -> None:

@@ -1,4 +1,4 @@
-"""What the API reads from a game beyond actions and state: hands, decks, the arbiter."""
+"""What the API reads about hands and melds beyond their shape: the cards in play, contracts."""
 
 from __future__ import annotations
 
@@ -7,68 +7,48 @@ from collections import Counter
 from ..games.round_end import Hand, setup_for
 from ..games.state import GameState
 from ..rules.errors import RuleError
-from ..rules.laydown import BOOK, MeldCheck, check_book, check_run
-from ..rules.messages import N_, msg
+from ..rules.laydown import BOOK, MeldCheck, check_book, check_contract, check_run
+from ..rules.messages import N_, Message, msg
 from ..rules.playing_cards import Card
 from ..rules.ruleset import RuleSet
-from ..rules.table import TableSetup
+from ..rules.table import TableSetup, table_setup
 from ..rules.tally import hand_points, points_from_counts
-from .parse import MAX_NUMBER, SEAT_OUTSIDE, Body
-
-Tapped = int | list[Card] | dict[str, int]  # typed points, the cards, or counts per rank
-
-
-def read_tapped(body: Body, kinds: tuple[str, ...]) -> tuple[Tapped | None, str]:
-    """Exactly one of the kinds: {"points": n}, {"cards": "KC 7H"} or {"counts": {"K": 1}}."""
-    given = [kind for kind in kinds if body.has(kind)]
-    if len(given) != 1:
-        body.read.update(kinds)
-        listed = ", ".join(kinds)
-        body.refuse_whole(msg(N_("Give exactly one of: %(choices)s."), choices=listed), kinds[0])
-        return None, kinds[0]
-    kind = given[0]
-    if kind == "points":
-        return int(body.integer(kind)), kind
-    if kind == "cards":
-        return body.cards(kind, body.value(kind)), kind
-    counts = body.child(kind, body.value(kind))
-    if counts is None:
-        return None, kind
-    return {code: int(counts.integer(code)) for code in counts.data}, kind
+from .check_requests import Laydown, OneMeld, TallyRequest
+from .fields import MAX_NUMBER
+from .problems import Problem
+from .requests import RoundResult
 
 
-def read_hand(body: Body, name: str) -> Tapped | None:
-    """One player's hand: its points, its cards, or its cards counted per rank."""
-    hand = body.child(name, body.value(name))
-    return None if hand is None else read_tapped(hand, ("points", "cards", "counts"))[0]
-
-
-def read_hands(body: Body, state: GameState, number: int, went_out: int | None) -> dict[int, Hand]:
-    """A round's hands by seat, tapped cards checked against the cards in play."""
-    given = body.child("hands", body.value("hands"))
-    if given is None:
-        return {}
+def hands_by_seat(result: RoundResult, state: GameState, number: int) -> dict[int, Hand]:
+    """A round's hands by seat, tapped cards checked against the cards in play; else 422."""
     setup = round_setup(state, number)
     hands: dict[int, Hand] = {}
-    for key in given.data:
-        tapped = read_hand(given, key)
-        seat = int(key) if key.isascii() and key.isdigit() and len(key) < 4 else None
-        if seat is None or seat >= state.players:
-            given.refuse(key, msg(SEAT_OUTSIDE, value=key))
-        elif tapped is None or (seat == went_out and tapped in (0, [], {})):
-            continue  # already refused, or the empty hand of the player who went out
-        elif seat == went_out:
-            given.refuse(key, msg(N_("The player who went out holds no cards.")))
-        elif isinstance(tapped, int):
-            hands[seat] = Hand(points=tapped)
-        else:
-            try:
-                if setup is not None:  # a round not played yet is refused by the action
-                    points_of(tapped, state.rules, setup, key)
-            except RuleError as error:
-                given.refuse(key, error.message)
-            hands[seat] = Hand(counts=_counts(tapped))
+    errors: dict[str, list[Message]] = {}
+    for key, given in result.hands.items():
+        seat = int(key)
+        if seat == result.went_out:
+            continue  # the empty hand of the player who went out
+        if given.points is not None:
+            hands[seat] = Hand(points=given.points)
+            continue
+        tapped = given.cards if given.cards is not None else given.counts or {}
+        try:
+            if setup is not None:  # a round not played yet is refused by the action
+                points_of(tapped, state.rules, setup, f"hands.{key}")
+        except RuleError as error:
+            errors[f"hands.{key}"] = [error.message]
+        hands[seat] = Hand(counts=_counts(tapped))
+    if errors:
+        raise Problem(422, errors=errors)
     return hands
+
+
+def tally(request: TallyRequest) -> int:
+    """Penalty points of a hand at a table of this many players and decks."""
+    setup = table_setup(request.ruleset, request.players, 1, 0, request.decks)
+    if request.cards is not None:
+        return points_of(request.cards, request.ruleset, setup, "cards")
+    return points_of(request.counts or {}, request.ruleset, setup, "counts")
 
 
 def _counts(tapped: list[Card] | dict[str, int]) -> dict[str, int]:
@@ -114,3 +94,10 @@ def check_meld(rules: RuleSet, kind: str, cards: list[Card], number: int | None)
     if kind == BOOK:
         return check_book(cards, rules, contract.book_length, exact)
     return check_run(cards, rules, contract.run_length, exact)
+
+
+def check_melds(request: OneMeld | Laydown) -> MeldCheck:
+    """Check one book or run, or a laydown against a round's contract."""
+    if isinstance(request, OneMeld):
+        return check_meld(request.ruleset, request.kind, request.meld, request.round)
+    return check_contract(request.melds, request.ruleset, request.round)

@@ -1,252 +1,100 @@
-"""The OpenAPI 3.1 document of the JSON API, written by hand beside the views it describes."""
+"""The OpenAPI 3.1 document, made from the URL map and the models each view declares it uses."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from .schemas import COMPONENTS, Schema, array, ref
+from flask import Flask
+from pydantic import TypeAdapter
+from werkzeug.routing import AnyConverter, IntegerConverter, Rule
 
-GAME_ID: Schema = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
-NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-KEY: Schema = {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}
-ROLE: Schema = {
-    "name": "role",
-    "in": "path",
-    "required": True,
-    "schema": {"enum": ["edit", "view"]},
-}
+from .answers import Conflict, Problem
+
+View = TypeVar("View", bound=Callable[..., Any])
+Schema = dict[str, Any]
 REASONS = {
     400: "The body is not a JSON object.",
     401: "No link token was sent (Authorization: Bearer <token>).",
     403: "A view link asked for a change.",
     404: "No such game, rule set or URL.",
-    409: "Another change to the game happened at the same moment.",
+    409: "Another change to the game happened at the same moment, or since `version`.",
     410: "The link was replaced; ask the table for the new one.",
+    413: "The body is larger than the server takes.",
     415: "The body is not sent as application/json.",
     422: "A field is missing, of the wrong type, or refused by the game's rules.",
 }
-STALE: Schema = {
-    "description": (
-        "The change was built on an old `version`: another client changed the same thing "
-        "since (or at the same moment). `game` is the game as it now stands; check, then "
-        "send the change again with its version."
-    ),
-    "content": {"application/problem+json": {"schema": ref("Conflict")}},
-}
-CHANGE_ERRORS = (400, 401, 403, 404, 409, 410, 415, 422)
-READ_ERRORS = (401, 404, 410)
-CHECK_ERRORS = (400, 415, 422)
-LINK: list[dict[str, list[str]]] = [
-    {"link": []}
-]  # the game's edit or view link token, sent as a bearer token
+DESCRIPTION = (
+    "The score sheet of May I? and the Contract Rummy family. Send every change as "
+    "application/json (otherwise 415). Errors are application/problem+json (RFC 9457) with "
+    "an `errors` object of messages per field, in the language of Accept-Language. Changes "
+    "to one game are made one at a time; send the `version` you last read with each, and a "
+    "change that another client's overtook is refused with 409 and the game as it now stands "
+    "(`game`). Bodies are I-JSON (RFC 7493): text with a lone surrogate is refused, and a "
+    "whole number is sent as one (2, not 2.0)."
+)
+LINK = "link"
+REF = r'"#/components/schemas/([^"]+)"'
 
 
-def operation(
-    endpoint: str,
-    summary: str,
-    answers: dict[int, str],
-    *,
-    body: str | None = None,
-    errors: tuple[int, ...] = (),
-    parameters: tuple[Schema, ...] = (),
-) -> Schema:
-    """One operation: its request body schema, its answers, and the problems it may answer."""
-    responses: dict[str, Any] = {
-        str(status): _json(schema, "application/json") for status, schema in answers.items()
-    }
-    for status in errors:
-        responses[str(status)] = {
-            "description": REASONS[status],
-            "content": {"application/problem+json": {"schema": ref("Problem")}},
-        }
-    op: Schema = {"operationId": endpoint, "summary": summary, "responses": responses}
-    if 401 in errors:
-        op["security"] = LINK
-    if parameters:
-        op["parameters"] = list(parameters)
-    if body is not None:
-        op["requestBody"] = {"required": True, **_json(body, "application/json")}
-    return op
+@dataclass(frozen=True)
+class Operation:
+    """What a view reads and answers: the request body's model, answers by status, problems."""
+
+    answers: dict[int, Any]
+    body: Any = None
+    errors: tuple[int, ...] = ()
 
 
-def change(
-    endpoint: str,
-    summary: str,
-    answers: dict[int, str],
-    body: str,
-    parameters: tuple[Schema, ...] = (GAME_ID,),
-) -> Schema:
-    """A change to a game through its edit link; a stale `version` answers 409 (Conflict)."""
-    op = operation(
-        endpoint, summary, answers, body=body, errors=CHANGE_ERRORS, parameters=parameters
-    )
-    op["responses"]["409"] = STALE
-    return op
+def documented(answers: dict[int, Any], body: Any = None, errors: tuple[int, ...] = ()) -> Any:
+    """Declare the models a view reads and answers; the document is made from them."""
+
+    def declare(view: View) -> View:
+        view.operation = Operation(answers, body, errors)  # type: ignore[attr-defined]
+        return view
+
+    return declare
 
 
-def _json(schema: str, media_type: str) -> Schema:
-    """A JSON body of a component schema ("Game"), or a list of one ("[Change]")."""
-    name = schema.strip("[]")
-    content = array(ref(name)) if schema.startswith("[") else ref(name)
-    return {"description": name, "content": {media_type: {"schema": content}}}
+def operation_of(app: Flask, endpoint: str) -> Operation:
+    """The operation a view declared."""
+    operation: Operation = app.view_functions[endpoint].operation  # type: ignore[attr-defined]
+    return operation
 
 
-GAME = (GAME_ID,)
-PATHS: dict[str, dict[str, Schema]] = {
-    "/api/openapi.json": {
-        "get": {
-            "operationId": "openapi_show",
-            "summary": "This document.",
-            "responses": {"200": {"description": "The OpenAPI 3.1 document."}},
-        }
-    },
-    "/api/v1/rulesets": {
-        "get": operation("rulesets_index", "List the preset rule sets.", {200: "[RuleSetEntry]"})
-    },
-    "/api/v1/rulesets/{key}": {
-        "get": operation(
-            "rulesets_show",
-            "Show a preset.",
-            {200: "RuleSetEntry"},
-            errors=(404,),
-            parameters=(KEY,),
-        )
-    },
-    "/api/v1/games": {
-        "post": operation(
-            "games_create",
-            "Start a game; first_dealer null cuts for the deal at random. The answer holds "
-            "the game's edit and view link tokens.",
-            {201: "GameCreated"},
-            body="NewGame",
-            errors=(400, 409, 415, 422),
-        )
-    },
-    "/api/v1/games/{game_id}": {
-        "get": operation(
-            "games_show", "Show a game.", {200: "Game"}, errors=READ_ERRORS, parameters=GAME
-        )
-    },
-    "/api/v1/games/{game_id}/buys": {
-        "post": change(
-            "buys_create",
-            "Record a buy (200 when the action_id was already recorded).",
-            {201: "Game", 200: "Game"},
-            body="SeatChange",
-        )
-    },
-    "/api/v1/games/{game_id}/buys/remove": {
-        "post": change(
-            "buys_remove",
-            "Take back a seat's last buy this round.",
-            {200: "Game"},
-            body="SeatChange",
-        )
-    },
-    "/api/v1/games/{game_id}/arbiter": {
-        "post": change(
-            "arbiter_rule",
-            "Rule on a discard several players called for; record the buy if asked.",
-            {200: "Ruling", 201: "Ruling"},
-            body="Call",
-        )
-    },
-    "/api/v1/games/{game_id}/run-outs": {
-        "post": change(
-            "run_outs_create",
-            "Record that the stock ran out; say whether that ends the round.",
-            {201: "RunOut", 200: "RunOut"},
-            body="RunOutReport",
-        )
-    },
-    "/api/v1/games/{game_id}/rounds/{number}": {
-        "put": change(
-            "rounds_update",
-            "Record or correct how a round ended; went_out null means the stock ended it.",
-            {200: "GameWithWarnings"},
-            body="RoundResult",
-            parameters=(GAME_ID, NUMBER),
-        )
-    },
-    "/api/v1/games/{game_id}/undo": {
-        "post": change(
-            "undo_create",
-            "Undo the newest change.",
-            {200: "Game"},
-            body="Action",
-        )
-    },
-    "/api/v1/games/{game_id}/history": {
-        "get": operation(
-            "history_index",
-            "List the changes, newest first.",
-            {200: "[Change]"},
-            errors=READ_ERRORS,
-            parameters=GAME,
-        )
-    },
-    "/api/v1/games/{game_id}/version": {
-        "get": operation(
-            "version_show",
-            "The game's version alone, in one query: poll this, and fetch the game when it "
-            "changes.",
-            {200: "GameVersion"},
-            errors=READ_ERRORS,
-            parameters=GAME,
-        )
-    },
-    "/api/v1/games/{game_id}/links/{role}": {
-        "post": change(
-            "links_create",
-            "Replace the edit or view link (edit link only) and answer both links; the old "
-            "one answers 410 from now on.",
-            {200: "Links"},
-            body="LinkChange",
-            parameters=(GAME_ID, ROLE),
-        )
-    },
-    "/api/v1/tally": {
-        "post": operation(
-            "tally_create",
-            "Count a hand's penalty points.",
-            {200: "Tally"},
-            body="TallyRequest",
-            errors=CHECK_ERRORS,
-        )
-    },
-    "/api/v1/melds/check": {
-        "post": operation(
-            "melds_check",
-            "Check a laydown against a round's contract, or one book or run.",
-            {200: "MeldCheck"},
-            body="MeldCheckRequest",
-            errors=CHECK_ERRORS,
-        )
-    },
-}
+def api_rules(app: Flask) -> Iterator[tuple[Rule, str]]:
+    """Every rule of the API with each of its methods (HEAD and OPTIONS are Flask's own)."""
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint.startswith("api."):
+            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                yield rule, method
 
 
-def document() -> dict[str, Any]:
-    """The whole OpenAPI 3.1 document."""
+def document(app: Flask) -> Schema:
+    """The whole OpenAPI 3.1 document of this app's API, made once."""
+    made: Schema | None = app.extensions.get("scorekeeper.openapi")
+    if made is None:
+        made = app.extensions["scorekeeper.openapi"] = _document(app)
+    return made
+
+
+def _document(app: Flask) -> Schema:
+    schemas = _Schemas()
+    paths: dict[str, Schema] = {}
+    for rule, method in api_rules(app):
+        path = paths.setdefault(openapi_path(rule.rule), {})
+        path[method.lower()] = _operation(app, rule, method, schemas)
     return {
         "openapi": "3.1.0",
-        "info": {
-            "title": "Scorekeeper API",
-            "version": "1",
-            "description": (
-                "The score sheet of May I? and the Contract Rummy family. Send every change as "
-                "application/json (otherwise 415). Errors are application/problem+json "
-                "(RFC 9457) with an `errors` object of messages per field, in the language "
-                "of Accept-Language. Changes to one game are made one at a time; send the "
-                "`version` you last read with each, and a change that another client's "
-                "overtook is refused with 409 and the game as it now stands (`game`)."
-            ),
-        },
-        "paths": PATHS,
+        "info": {"title": "Scorekeeper API", "version": "1", "description": DESCRIPTION},
+        "paths": paths,
         "components": {
-            "schemas": COMPONENTS,
+            "schemas": schemas.components(),
             "securitySchemes": {
-                "link": {
+                LINK: {
                     "type": "http",
                     "scheme": "bearer",
                     "description": (
@@ -258,3 +106,101 @@ def document() -> dict[str, Any]:
             },
         },
     }
+
+
+def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema:
+    """One operation: parameters, body, answers and problems, all from its declaration."""
+    view = app.view_functions[rule.endpoint]
+    declared = operation_of(app, rule.endpoint)
+    responses: Schema = {}
+    for status, model in declared.answers.items():
+        responses[str(status)] = _content(schemas, model, "application/json", "The answer.")
+    for status in _problems(rule, method, declared):
+        model = Conflict if status == 409 and "game_id" in rule.arguments else Problem
+        reason = REASONS[status]
+        responses[str(status)] = _content(schemas, model, "application/problem+json", reason)
+    op: Schema = {
+        "operationId": rule.endpoint.removeprefix("api."),
+        "summary": (view.__doc__ or "").strip().splitlines()[0],
+        "responses": responses,
+    }
+    if rule.arguments:
+        op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)]
+    if "game_id" in rule.arguments:
+        op["security"] = [{LINK: []}]
+    if declared.body is not None:
+        body = _content(schemas, declared.body, "application/json", "", mode="validation")
+        op["requestBody"] = {"required": True, "content": body["content"]}
+    return op
+
+
+def _problems(rule: Rule, method: str, declared: Operation) -> list[int]:
+    """The problems a view may answer: for its body, for its game link, and its own."""
+    statuses = set(declared.errors)
+    if declared.body is not None:
+        statuses |= {400, 413, 415, 422}
+    if "game_id" in rule.arguments:
+        statuses |= {401, 404, 410}
+        if method != "GET":
+            statuses |= {403, 409}
+    return sorted(statuses)
+
+
+def _content(
+    schemas: _Schemas, model: Any, media_type: str, description: str, mode: str = "serialization"
+) -> Schema:
+    """A response or body of one media type, its schema made from a model."""
+    content = {} if model is None else {"schema": schemas.ref(model, mode)}
+    return {"description": description, "content": {media_type: content}}
+
+
+def _parameter(name: str, rule: Rule) -> Schema:
+    """A path parameter, its schema read from the URL rule's converter."""
+    converter = rule._converters[name]
+    schema: Schema = {"type": "string", "pattern": "^[^/]+$"}
+    if isinstance(converter, IntegerConverter):
+        schema = {"type": "integer", "minimum": converter.min or 0}
+        if converter.max is not None:
+            schema["maximum"] = converter.max
+    elif isinstance(converter, AnyConverter):
+        schema = {"type": "string", "enum": sorted(converter.items)}
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+def openapi_path(rule: str) -> str:
+    """Flask's /games/<int:game_id> as OpenAPI's /games/{game_id}."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+class _Schemas:
+    """The models the operations name; their schemas become the document's components."""
+
+    def __init__(self) -> None:
+        self.refs: dict[tuple[Any, str], Schema] = {}
+
+    def ref(self, model: Any, mode: str) -> Schema:
+        """A placeholder for the model's schema, filled in once all models are known."""
+        return self.refs.setdefault((model, mode), {})
+
+    def components(self) -> Schema:
+        """Every model's schema, named; each placeholder becomes a reference to its own."""
+        inputs = [(key, key[1], TypeAdapter(key[0])) for key in self.refs]
+        made, definitions = TypeAdapter.json_schemas(
+            inputs,  # type: ignore[arg-type]
+            ref_template="#/components/schemas/{model}",
+        )
+        for (key, _mode), schema in made.items():
+            self.refs[key].update(schema)
+        return _reachable(definitions.get("$defs", {}), list(self.refs.values()))
+
+
+def _reachable(definitions: Schema, roots: list[Schema]) -> Schema:
+    """The definitions the roots refer to, directly or through others; pydantic makes a few more."""
+    named: Schema = {}
+    pending = re.findall(REF, json.dumps(roots))
+    while pending:
+        name = pending.pop()
+        if name not in named:
+            named[name] = definitions[name]
+            pending += re.findall(REF, json.dumps(named[name]))
+    return {name: named[name] for name in sorted(named)}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from flask import Blueprint, Response, current_app, json, request
 from werkzeug.exceptions import HTTPException, default_exceptions
@@ -13,6 +12,9 @@ from ..extensions import db
 from ..i18n import translate
 from ..rules.errors import RuleError, RuleSetInvalid
 from ..rules.messages import Message
+from .answers import Conflict
+from .answers import Problem as ProblemAnswer
+from .game_answers import Game
 
 MEDIA_TYPE = "application/problem+json"
 WHOLE_REQUEST = ""  # the errors key for a problem with the request as a whole
@@ -28,12 +30,12 @@ class Problem(Exception):
         detail: Message | None = None,
         errors: Errors | None = None,
         headers: Sequence[tuple[str, str]] = (),
-        extra: Mapping[str, Any] | None = None,
+        game: Game | None = None,
     ) -> None:
         super().__init__(status)
         self.status = status
         self.headers = headers
-        self.extra = dict(extra or {})  # members beside the standard ones (RFC 9457 3.2)
+        self.game = game  # a member beside the standard ones (RFC 9457 3.2), for a conflict
         self.errors = dict(errors or {})
         first = next((messages[0] for messages in self.errors.values() if messages), None)
         self.detail = detail or first
@@ -44,18 +46,20 @@ def problem_response(
     detail: str | None,
     errors: Mapping[str, Sequence[str]] | None = None,
     headers: Sequence[tuple[str, str]] = (),
-    extra: Mapping[str, Any] | None = None,
+    game: Game | None = None,
 ) -> Response:
     """A problem+json answer; `type` about:blank means the status says it all (RFC 9457 4.2.1)."""
-    body = {
-        **(extra or {}),
+    title = HTTP_STATUS_CODES.get(status, "Error")
+    fields = {
         "type": "about:blank",
-        "title": HTTP_STATUS_CODES.get(status, "Error"),
+        "title": title,
         "status": status,
-        "detail": detail or HTTP_STATUS_CODES.get(status, "Error"),
+        "detail": detail or title,
         "errors": {field: list(messages) for field, messages in (errors or {}).items()},
     }
-    response = current_app.response_class(json.dumps(body), status=status, mimetype=MEDIA_TYPE)
+    problem = ProblemAnswer(**fields) if game is None else Conflict(**fields, game=game)
+    body = json.dumps(problem.model_dump(mode="json"))
+    response = current_app.response_class(body, status=status, mimetype=MEDIA_TYPE)
     response.headers.extend(headers)
     return response
 
@@ -65,7 +69,7 @@ def answer_problem(error: Problem) -> Response:
     db.session.rollback()
     errors = {field: [translate(m) for m in messages] for field, messages in error.errors.items()}
     detail = translate(error.detail) if error.detail else None
-    return problem_response(error.status, detail, errors, error.headers, error.extra)
+    return problem_response(error.status, detail, errors, error.headers, error.game)
 
 
 def answer_rule_error(error: RuleError) -> Response:

@@ -2,33 +2,35 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response
 
 from ..games import actions
 from .access import open_game
-from .parse import read_body
+from .answer_base import answer
+from .answers import GameVersion, Links
+from .openapi import documented
+from .reading import read
+from .requests import LinkChange
 
-GAME = "/v1/games/<int:game_id>"
 
-
-def version_show(game_id: int) -> Response:
+@documented({200: GameVersion})
+def version_show(game_id: int) -> tuple[Response, int]:
     """Say the game's version from its row alone: poll this, fetch the game when it moves."""
-    return jsonify({"version": open_game(game_id, change=False, facts=False).version})
+    return answer(GameVersion(version=open_game(game_id, change=False, facts=False).version))
 
 
-def links_create(game_id: int, role: str) -> Response:
-    """Replace the edit or view link; whoever holds the old one gets 410 from now on."""
+@documented({200: Links}, LinkChange)
+def links_create(game_id: int, role: str) -> tuple[Response, int]:
+    """Replace the edit or view link (edit link only); the old one answers 410 from now on."""
     game = open_game(game_id, change=True, facts=False)
-    body = read_body()
-    body.version()  # taken like every change's; a new link conflicts with no other change
-    body.finish()
+    read(LinkChange)  # its version is taken; a new link conflicts with no other change
     actions.rotate_link(game, "edit" if role == "edit" else "view")
-    return jsonify({"edit": game.edit_token, "view": game.view_token})
+    return answer(Links(edit=game.edit_token, view=game.view_token))
 
 
-def register(bp: Blueprint) -> None:
-    """Add the version and link routes to the API."""
-    bp.add_url_rule(f"{GAME}/version", view_func=version_show, methods=["GET"])
+def register(bp: Blueprint, game: str) -> None:
+    """Add the version and link routes to the API, under the game's URL."""
+    bp.add_url_rule(f"{game}/version", view_func=version_show, methods=["GET"])
     bp.add_url_rule(
-        f"{GAME}/links/<any(edit, view):role>", view_func=links_create, methods=["POST"]
+        f"{game}/links/<any(edit, view):role>", view_func=links_create, methods=["POST"]
     )

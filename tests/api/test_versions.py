@@ -7,7 +7,7 @@ from typing import Any
 from werkzeug.test import TestResponse
 
 from .conftest import Api, assert_problem, buys_of
-from .schema import problems
+from .documented import problems
 
 HANDS = {"Ben": 10, "Carla": 20, "Dev": 30}
 
@@ -16,8 +16,8 @@ def conflict(api: Api, response: TestResponse, field: str) -> Any:
     """A 409 problem naming the field, the game now under "game", all as documented."""
     problem = assert_problem(response, 409, field)
     assert problem["errors"][field] == [problem["detail"]]
-    schemas = api.client.get("/api/openapi.json").json["components"]["schemas"]
-    assert problems(problem, schemas["Conflict"], schemas) == []
+    document = api.client.get("/api/openapi.json").json
+    assert problems(problem, {"$ref": "#/components/schemas/Conflict"}, document) == []
     return problem
 
 

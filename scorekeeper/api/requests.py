@@ -1,0 +1,157 @@
+"""What each API request sends, declared once: the body is read and documented from these."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from pydantic import (
+    Field,
+    StrictBool,
+    StringConstraints,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
+from pydantic import ValidatorFunctionWrapHandler as Handler
+from pydantic import WrapValidator as Wrap
+
+from ..rules.messages import N_, Message, msg
+from .fields import (
+    SEAT_OUTSIDE,
+    ActionId,
+    Cards,
+    Counts,
+    Name,
+    Seat,
+    Version,
+    Whole,
+    first_error,
+    refusal,
+)
+from .request_base import ABSENT, Body, RuleSetChoice, problems_at
+
+
+def _named(value: Any, handler: Handler) -> list[str]:
+    """Players' names in seat order; at least one."""
+    try:
+        names: list[str] = handler(value)
+    except ValidationError as error:
+        if first_error(error) == "too_short":
+            raise refusal(N_("Name the players.")) from None
+        raise
+    return names
+
+
+Players = Annotated[list[Name], Field(min_length=1), Wrap(_named)]
+
+
+class Action(Body):
+    """A change to a game: a one-time token against double taps, and the version it was made on."""
+
+    action_id: ActionId = None
+    version: Version = None
+
+
+class NewGame(Body):
+    """Start a game: first_dealer null cuts for the deal at random."""
+
+    ruleset: RuleSetChoice
+    players: Players
+    first_dealer: Seat | None = None
+    decks: Whole | None = None
+
+    @model_validator(mode="after")
+    def _table(self) -> NewGame:
+        """Each name differs from the others in any case; the first dealer sits at the table."""
+        errors: dict[str, list[Message]] = {}
+        seen: set[str] = set()
+        for index, name in enumerate(self.players):
+            if name.casefold() in seen:
+                errors[f"players.{index}"] = [msg(N_("Each player needs a different name."))]
+            seen.add(name.casefold())
+        if self.first_dealer is not None and self.first_dealer >= len(self.players):
+            errors["first_dealer"] = [msg(SEAT_OUTSIDE, value=self.first_dealer)]
+        if errors:
+            raise problems_at("NewGame", errors)
+        return self
+
+
+class SeatChange(Action):
+    """A buy, or taking one back, for one seat."""
+
+    seat: Seat
+
+
+class Call(Action):
+    """Callers for a discard; with record, the buy is recorded when it is one."""
+
+    discarder: Seat
+    callers: list[Seat]
+    turn_player_draws: StrictBool = False
+    record: StrictBool = False
+
+
+class RunOutReport(Action):
+    """The stock ran out."""
+
+    seen: Whole | None = Field(
+        None,
+        description=(
+            "How often this client saw the stock run out this round: two clients reporting "
+            "one run-out record it once (this, not `version`, settles that)."
+        ),
+    )
+
+
+class Hand(Body):
+    """A hand: typed points, the cards, or the cards counted per rank."""
+
+    choices: ClassVar[tuple[str, ...]] = ("points", "cards", "counts")
+    points: Whole = ABSENT
+    cards: Cards = ABSENT
+    counts: Counts = ABSENT
+
+    def given(self) -> Any:
+        """The points, cards or counts, whichever was given."""
+        return self.points if self.points is not None else self.cards or self.counts or []
+
+
+def _hand_seat(key: Any, handler: Handler) -> str:
+    """A hand's key is its seat, written as a number."""
+    try:
+        seat: str = handler(key)
+    except ValidationError:
+        raise refusal(SEAT_OUTSIDE, value=key) from None
+    return seat
+
+
+HandSeat = Annotated[str, StringConstraints(pattern=r"^[0-9]{1,3}$"), Wrap(_hand_seat)]
+EMPTY_HANDS = (0, [], {})
+
+
+class RoundResult(Action):
+    """How a round ended: who went out (null: the stock ended it) and each other hand."""
+
+    went_out: Seat | None
+    hands: dict[HandSeat, Hand]
+    cut_bonus_seat: Seat | None = None
+
+    @model_validator(mode="after")
+    def _hands_at_table(self, info: ValidationInfo) -> RoundResult:
+        """Each hand is a seat at the table; the player who went out holds no cards."""
+        players = (info.context or {}).get("players", len(self.hands))
+        errors: dict[str, list[Message]] = {}
+        for key, hand in self.hands.items():
+            if int(key) >= players:
+                errors[f"hands.{key}"] = [msg(SEAT_OUTSIDE, value=key)]
+            elif int(key) == self.went_out and hand.given() not in EMPTY_HANDS:
+                errors[f"hands.{key}"] = [msg(N_("The player who went out holds no cards."))]
+        if errors:
+            raise problems_at("RoundResult", errors)
+        return self
+
+
+class LinkChange(Body):
+    """Replace a link; the version is taken, but a new link conflicts with no other change."""
+
+    version: Version = None
