@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import Buy, Game, Player, Round, Seat
+from ..models import Buy, Game, Player, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
@@ -24,9 +24,16 @@ CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
 
 
 def create_game(
-    rules: RuleSet, names: Sequence[str], first_dealer: int | None, decks: int | None = None
+    rules: RuleSet,
+    names: Sequence[str],
+    first_dealer: int | None,
+    decks: int | None = None,
+    people: Sequence[TablePlayer] = (),
 ) -> Game:
-    """Seat the players in order and pick the first dealer, at random when the table cuts."""
+    """Seat the players in order and pick the first dealer, at random when the table cuts.
+
+    Given a table's `people` (one per name), the game belongs to their table and seats them.
+    """
     if len({name.casefold() for name in names}) != len(names):
         raise RuleError(msg(N_("Each player needs a different name.")), field="players")
     cut = first_dealer is None
@@ -40,7 +47,11 @@ def create_game(
         view_token=links.new_token(),
     )
     game.decks = decks
-    game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
+    if people:
+        game.table_id = people[0].table_id
+        game.seats = [Seat(position=i, table_player=p) for i, p in enumerate(people)]
+    else:
+        game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
     db.session.add(game)
     db.session.flush()
     history.record(game, "create", None, after={"players": list(names)})
@@ -126,7 +137,7 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
     newer = [] if base_version is None else history.changes_since(game, base_version)
     if newer:
-        what = history.describe(newer[-1], tuple(s.player.name for s in game.seats))
+        what = history.describe(newer[-1], tuple(s.name for s in game.seats))
         message = msg(
             N_("Another change came in meanwhile: %(what)s. Undo again if you still want to."),
             what=what,
