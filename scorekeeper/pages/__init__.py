@@ -11,12 +11,16 @@ def init_app(app: Flask) -> None:
         buys,
         changes,
         display,
+        exports,
         games,
         home,
         install,
         links,
+        people,
         rounds,
         stock,
+        table_links,
+        tables,
         template_helpers,
     )
 
@@ -34,6 +38,12 @@ def init_app(app: Flask) -> None:
         stock.bp,
         rounds.bp,
         display.bp,
+        tables.bp,
+        table_links.bp,
+        people.bp,
+        exports.bp,
+        exports.game_bp,
+        exports.import_bp,
     ):
         app.register_blueprint(blueprint)
     template_helpers.init_app(app)

@@ -9,8 +9,10 @@ from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
+from ..tables.links import known_tables
 from .changes import local_target
 from .links import remembered
+from .table_links import remembered_tables
 
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)
@@ -26,12 +28,15 @@ def index() -> str:
     """Show the home page: start a game, resume one, recent results, the rule sets."""
     tokens = remembered()
     games = recent_games(tokens)
+    table_tokens = remembered_tables()
     return render_template(
         "main/index.html",
         tokens=tokens,
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
+        tables=known_tables(table_tokens),
+        table_tokens=table_tokens,
     )
 
 

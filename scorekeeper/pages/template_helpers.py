@@ -11,9 +11,11 @@ from markupsafe import Markup
 
 from ..games.history import describe
 from ..i18n import current_locale, translate
+from ..models import TablePlayer, person_of
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from ..rules.ruleset import Contract
 from ..rules.table import describe_contract
+from .charts import running_chart
 from .home import current_theme
 
 
@@ -49,6 +51,11 @@ def can_edit() -> bool:
     return access is not None and bool(access.can_edit)
 
 
+def person_name(spelling: TablePlayer) -> str:
+    """The name a merged spelling now counts as."""
+    return person_of(spelling).name
+
+
 def qr_svg(url: str) -> Markup:
     """A QR code of a link as inline SVG, drawn here: no outside service sees the link."""
     code = segno.make(url, error="m")
@@ -62,6 +69,8 @@ def init_app(app: Flask) -> None:
         can_edit=can_edit,
         hand_text=hand_text,
         qr_svg=qr_svg,
+        person_name=person_name,
+        running_chart=running_chart,
         contract_words=contract_words,
         rank_buttons=rank_buttons,
         describe_change=describe,

@@ -72,3 +72,11 @@ def _was_retired(table_id: int, token: str) -> bool:
     query = select(RetiredTableLink.token).where(RetiredTableLink.table_id == table_id)
     retired = db.session.scalars(query)
     return any(secrets.compare_digest(token.encode(), old.encode()) for old in retired)
+
+
+def known_tables(tokens: dict[int, str]) -> list[CardTable]:
+    """The tables these remembered links still open, in the order they were remembered."""
+    if not tokens:
+        return []
+    found = {t.id: t for t in db.session.scalars(select(CardTable).where(CardTable.id.in_(tokens)))}
+    return [found[i] for i in tokens if i in found and role_of(found[i], tokens[i]) is not None]

@@ -68,6 +68,7 @@ def seat_people(table: CardTable, names: list[str]) -> list[TablePlayer]:
         player = by_name.get(name.casefold()) or _new_player(table, name)
         by_name[player.name.casefold()] = player
         chosen.append(player)
+    db.session.flush()  # a new person gets the table's id before a seat names them
     return chosen
 
 
