@@ -68,6 +68,9 @@ def upgrade():
 
 
 def downgrade():
+    # Before tables, every seat named a remembered player: a table's games cannot go back.
+    op.execute("DELETE FROM seat WHERE game_id IN (SELECT id FROM game WHERE table_id IS NOT NULL)")
+    op.execute("DELETE FROM game WHERE table_id IS NOT NULL")
     with op.batch_alter_table("seat") as batch:
         batch.alter_column("player_id", existing_type=sa.Integer(), nullable=False)
         batch.drop_index("ix_seat_table_player_id")
