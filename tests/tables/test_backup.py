@@ -1,4 +1,4 @@
-"""The JSON backup: export → import restores every stored fact, twice adds nothing, bad files refused."""
+"""The JSON backup: export → import restores every fact, twice adds nothing, bad files refused."""
 
 from __future__ import annotations
 
