@@ -123,9 +123,9 @@ def recent_games(game_ids: Collection[int]) -> list[GameState]:
     return [game_state(game) for game in db.session.scalars(query)]
 
 
-def game_state(game: Game) -> GameState:
-    """Read a loaded game's facts through the rules engine."""
-    rules = ruleset_from_dict(game.rules_json)
+def game_state(game: Game, rules: RuleSet | None = None) -> GameState:
+    """Read a loaded game's facts through the rules engine (`rules`: its rule set, if read)."""
+    rules = rules or ruleset_from_dict(game.rules_json)
     names = tuple(seat.name for seat in game.seats)
     rounds = {record.number: record for record in game.rounds}
     outcomes = _outcomes(rules, rounds, len(names))
