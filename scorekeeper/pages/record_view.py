@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 from ..models import CardTable, TablePlayer
 from ..rules.presets import PRESETS
 from ..rules.stats import PlayedGame, PlayerRecord, only, player_record
-from ..tables import games, people
+from ..tables import people
 from ..tables.record import played_games
 from .table_links import table_access
 
@@ -56,7 +56,7 @@ def _date(args: MultiDict[str, str], name: str, errors: dict[str, list[str]]) ->
 
 def played(table: CardTable) -> list[PlayedGame]:
     """The table's finished games as facts for the stats, loaded in a fixed number of queries."""
-    return played_games(games.all_games(table))
+    return played_games(table.id)
 
 
 def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any]:
