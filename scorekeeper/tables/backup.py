@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 
 from ..extensions import db
 from ..games.state import game_state
@@ -70,6 +71,10 @@ def import_backup(data: bytes) -> Imported:
     except BackupRefused:
         db.session.rollback()
         raise
+    except DBAPIError:
+        # A fact the schema refuses: the same round or hand twice, a number out of range.
+        db.session.rollback()
+        raise BackupRefused(msg(N_("The backup holds a fact twice or out of range."))) from None
 
 
 def _restore(backup: Backup) -> Imported:

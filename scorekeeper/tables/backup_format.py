@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 FORMAT = "scorekeeper-table-backup"
 VERSION = 1
 Token = Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+Count = Field(ge=0, le=2**31 - 1)  # fits the database's integer columns
 Uid = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
 
 
@@ -55,10 +56,10 @@ class BackupRound(Part):
 
     number: int = Field(ge=1, le=100)
     dealer: int = Field(ge=0, le=7)
-    tiebreak_seats: list[int] | None = None
+    tiebreak_seats: list[int] | None = Field(default=None, max_length=8)
     run_outs: int = Field(ge=0, le=10)
     ended_by_stock: bool
-    cut_bonus_seat: int | None = None
+    cut_bonus_seat: int | None = Field(default=None, ge=0, le=7)
     ended_at: datetime | None = None
     results: list[BackupResult]
     buys: list[BackupBuy]
@@ -69,11 +70,11 @@ class BackupChange(Part):
 
     action_id: str | None = Field(default=None, max_length=64)
     kind: str = Field(max_length=32)
-    round_number: int | None = None
-    seat: int | None = None
+    round_number: int | None = Field(default=None, ge=0, le=1000)
+    seat: int | None = Field(default=None, ge=0, le=7)
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
-    version: int
+    version: int = Count
     created_at: datetime
     undone_at: datetime | None = None
 
@@ -86,8 +87,8 @@ class BackupGame(Part):
     rules: dict[str, Any]
     first_dealer: int = Field(ge=0, le=7)
     dealer_was_cut: bool
-    decks: int | None = None
-    version: int = Field(ge=0)
+    decks: int | None = Field(default=None, ge=1, le=8)
+    version: int = Count
     created_at: datetime
     updated_at: datetime
     seats: list[str] = Field(min_length=2, max_length=8)  # the uid of the person at each seat

@@ -165,3 +165,17 @@ def test_the_backup_format_is_in_the_openapi_document(client: FlaskClient) -> No
     assert set(backup["required"]) == {"table", "players", "games"}
     assert backup["properties"]["version"]["const"] == 1
     assert {"BackupGame", "BackupRound", "BackupPlayer"} <= set(schemas)
+
+
+def test_a_backup_with_a_hand_twice_is_refused_not_a_server_error(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    backup = json.loads(client.get(f"{url}/backup.json").get_data())
+    empty(app)
+    results = backup["games"][0]["rounds"][0]["results"]
+    results.append(dict(results[-1]))
+    response = upload(client, json.dumps(backup).encode())
+    assert response.status_code == 422
+    assert all(rows == [] for rows in stored_facts(app).values())
