@@ -1,4 +1,4 @@
-"""What a table's page and the home page cost with 10, 1,000 and 10,000 finished games.
+"""What a table's page, its record and the home page cost with 10, 1,000 and 10,000 games.
 
 Run: .venv/bin/python bench/record_pages.py [--sizes 10 1000 10000] [--repeat 5]
 Each size gets a fresh SQLite database with one table holding that many finished four-player
@@ -119,6 +119,7 @@ def main() -> None:
         table, game_id, token = fill(app, size)
         pages = {
             "table": (table, None),
+            "record": (f"{table}/record", None),
             "games page 2": (f"{table}?before={size // 2 + 1}", None),
             "home": ("/", f"/g/{game_id}/{token}"),
         }

@@ -7,6 +7,7 @@ from werkzeug.wrappers import Response
 
 from ..models import TablePlayer
 from ..rules.errors import RuleError
+from ..rules.presets import PRESETS
 from ..rules.stats import head_to_head, player_record
 from ..tables import people
 from .charts import totals_chart
@@ -45,6 +46,7 @@ def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
         versus=[(o, h) for o, h in versus if h.games],
         others=others,
         filters=filters,
+        presets=PRESETS.values(),
         chart=totals_chart(record.totals),
         **extra,
     )

@@ -74,7 +74,5 @@ def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any
         "records": records,
         "filters": filters,
         "presets": PRESETS.values(),
-        "similar": people.similar(table),
-        "merged": people.merged(table),
         "status": 422 if filters.errors else 200,
     }

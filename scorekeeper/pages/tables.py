@@ -13,7 +13,13 @@ from .forms import NewGameForm
 from .links import open_in_browser
 from .record_view import record_context
 from .rendering import field_errors, respond
-from .table_links import TABLE, open_table_in_browser, protect_table, require_table_edit
+from .table_links import (
+    TABLE,
+    open_table_in_browser,
+    protect_table,
+    require_table_edit,
+    table_access,
+)
 
 bp = Blueprint("tables", __name__)
 protect_table(bp)
@@ -39,11 +45,30 @@ def create() -> Response:
 
 @bp.get(TABLE)
 def show(table_id: int) -> Response:
-    """Show the table: its people and their record, merge suggestions, its games newest first."""
+    """Show the table: its people, merge suggestions, its games newest first, 20 a page.
+
+    The record reads every game of the table, so the page fetches it on its own (htmx on
+    load, a link without script): paging through the games never recomputes it.
+    """
     page = games.games_page(g.table, request.args.get("before", type=int))
+    return respond(
+        "tables/show.html",
+        "tables/show.html",
+        table=g.table,
+        editable=table_access().can_edit,
+        games=page,
+        people=people.people(g.table),
+        similar=people.similar(g.table),
+        merged=people.merged(g.table),
+    )
+
+
+@bp.get(f"{TABLE}/record")
+def record(table_id: int) -> Response:
+    """Show each person's figures over the table's finished games, under the filters."""
     context = record_context(g.table, request.args)
     status = context.pop("status")
-    return respond("tables/show.html", "tables/show.html", status, games=page, **context)
+    return respond("tables/record.html", "tables/_record.html", status, **context)
 
 
 def _new_game_page(form: NewGameForm, status: int = 200) -> Response:

@@ -142,7 +142,7 @@ def test_the_record_counts_finished_games(app: Flask, client: FlaskClient) -> No
     url = open_table(client)
     play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
     play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), TIED_GAME[:7])
-    page = client.get(url).get_data(as_text=True)
+    page = client.get(f"{url}/record").get_data(as_text=True)
     row = re.search(r">Ben</a></th>(.*?)</tr>", page, re.S)
     assert row is not None
     cells = re.findall(r"<td>([^<]*)</td>", row.group(1))
@@ -153,7 +153,7 @@ def test_the_record_counts_finished_games(app: Flask, client: FlaskClient) -> No
 
 def test_a_bad_filter_is_reported_at_its_field(client: FlaskClient) -> None:
     url = open_table(client)
-    response = client.get(f"{url}?since=yesterday&ruleset=poker")
+    response = client.get(f"{url}/record?since=yesterday&ruleset=poker")
     assert response.status_code == 422
     page = text(response.get_data(as_text=True))
     assert "Enter a date like 2026-12-31." in page and "Choose one of the rule sets." in page
@@ -166,6 +166,7 @@ def test_nothing_of_one_table_shows_through_another(app: Flask, client: FlaskCli
     start_at(client, second, ["Zed", "Yan"])
     secret = person_id(app, "Secretname", table_id=1)
     other = client.get(second).get_data(as_text=True)
+    other += client.get(f"{second}/record").get_data(as_text=True)
     other += client.get(f"{second}/games.csv").get_data(as_text=True)
     other += client.get(f"{second}/backup.json").get_data(as_text=True)
     assert "Secretname" not in other and "Anna" not in other
@@ -179,3 +180,13 @@ def test_nothing_of_one_table_shows_through_another(app: Flask, client: FlaskCli
         game_url = f"/g/{games[1].id}/{games[1].edit_token}"
     assert "Secretname" not in client.get(game_url + "/sheet").get_data(as_text=True)
     assert client.get(f"/t/1/{games[1].edit_token}").status_code == 404
+
+
+def test_the_record_comes_whole_or_as_its_fragment(client: FlaskClient) -> None:
+    url = open_table(client)
+    start_at(client, url, ["Anna", "Ben"])
+    page = client.get(f"{url}/record").get_data(as_text=True)
+    fragment = client.get(f"{url}/record", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" in page and 'id="record"' in page
+    assert fragment.lstrip().startswith('<section id="record">') and "<html" not in fragment
+    assert f'hx-get="{url}/record"' in client.get(url).get_data(as_text=True)
