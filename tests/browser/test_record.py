@@ -83,6 +83,7 @@ def test_two_games_a_merged_typo_stats_chart_and_one_printed_page(
     expect(page.locator("#people")).to_contain_text("Anne counts as Anna")
     anna = page.locator("#record tbody tr").filter(has=page.get_by_role("link", name="Anna"))
     expect(anna.locator("td").first).to_have_text("1")
+    page.screenshot(path=artifacts / "table-390.png", full_page=True)
 
     page.get_by_role("link", name="Anna", exact=True).click()
     expect(page.locator("#totals-chart svg")).to_be_visible()
