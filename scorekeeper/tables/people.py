@@ -62,7 +62,9 @@ def find(table: CardTable, player_id: int) -> TablePlayer:
 
 def seat_people(table: CardTable, names: list[str]) -> list[TablePlayer]:
     """The table's people of these names (any case), adding whoever is new to the table."""
-    by_name = {p.name.casefold(): p for p in people(table)}
+    # A merged spelling typed again seats the person it was merged into, not a new one.
+    by_name = {p.name.casefold(): person_of(p) for p in merged(table)}
+    by_name |= {p.name.casefold(): p for p in people(table)}
     chosen = []
     for name in names:
         player = by_name.get(name.casefold()) or _new_player(table, name)

@@ -190,3 +190,15 @@ def test_the_record_comes_whole_or_as_its_fragment(client: FlaskClient) -> None:
     assert "<html" in page and 'id="record"' in page
     assert fragment.lstrip().startswith('<section id="record">') and "<html" not in fragment
     assert f'hx-get="{url}/record"' in client.get(url).get_data(as_text=True)
+
+
+def test_a_merged_spelling_typed_again_seats_the_person(app: Flask, client: FlaskClient) -> None:
+    url = open_table(client)
+    start_at(client, url, ["Anna", "Ben"])
+    start_at(client, url, ["Anne", "Ben"])
+    anna, anne = person_id(app, "Anna"), person_id(app, "Anne")
+    client.post(f"{url}/merge", data={"merged": anne, "into": anna})
+    game = start_at(client, url, ["Anne", "Carla"])
+    assert "Anna" in game.page("/sheet")
+    with app.app_context():
+        assert len(db.session.scalars(select(TablePlayer)).all()) == 4  # Anna, Ben, Anne, Carla
