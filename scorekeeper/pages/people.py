@@ -18,6 +18,7 @@ from .table_links import TABLE, protect_table, require_table_edit, table_access
 bp = Blueprint("people", __name__, url_prefix=TABLE)
 protect_table(bp)
 PERSON = "people/show.html"
+MERGE = "people/merge.html"
 
 
 def _person(player_id: int) -> TablePlayer:
@@ -52,6 +53,12 @@ def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
     )
 
 
+def _merge_refused(error: RuleError) -> Response:
+    """The merge page with the reason a merge (or its undo) is refused."""
+    errors = field_errors(error)
+    return respond(MERGE, MERGE, 422, table=g.table, preview=None, errors=errors)
+
+
 @bp.get("/people/<int:player_id>")
 def show(table_id: int, player_id: int) -> Response:
     """Show a person's record at this table."""
@@ -81,17 +88,8 @@ def preview(table_id: int) -> Response:
     except LookupError:
         abort(404)
     except RuleError as error:
-        return respond(
-            "people/merge.html",
-            "people/merge.html",
-            422,
-            table=g.table,
-            preview=None,
-            errors=field_errors(error),
-        )
-    return respond(
-        "people/merge.html", "people/merge.html", table=g.table, preview=found, errors={}
-    )
+        return _merge_refused(error)
+    return respond(MERGE, MERGE, table=g.table, preview=found, errors={})
 
 
 @bp.post("/merge")
@@ -107,14 +105,7 @@ def merge(table_id: int) -> Response:
     except LookupError:
         abort(404)
     except RuleError as error:
-        return respond(
-            "people/merge.html",
-            "people/merge.html",
-            422,
-            table=g.table,
-            preview=None,
-            errors=field_errors(error),
-        )
+        return _merge_refused(error)
     return redirect(url_for("tables.show", table_id=table_id), code=303)
 
 
@@ -126,12 +117,5 @@ def unmerge(table_id: int, player_id: int) -> Response:
     try:
         people.undo_merge(g.table, player_id)
     except RuleError as error:
-        return respond(
-            "people/merge.html",
-            "people/merge.html",
-            422,
-            table=g.table,
-            preview=None,
-            errors=field_errors(error),
-        )
+        return _merge_refused(error)
     return redirect(url_for("tables.show", table_id=table_id), code=303)
