@@ -179,6 +179,10 @@ def test_nothing_of_one_table_shows_through_another(app: Flask, client: FlaskCli
         games = db.session.scalars(select(Game).order_by(Game.id)).all()
         game_url = f"/g/{games[1].id}/{games[1].edit_token}"
     assert "Secretname" not in client.get(game_url + "/sheet").get_data(as_text=True)
+    family_edit, family_view = tokens(app, 1)
+    for path in ("", "/sheet", "/share", "/print"):
+        shown = client.get(game_url + path).get_data(as_text=True)
+        assert "Family" not in shown and family_edit not in shown and family_view not in shown
     assert client.get(f"/t/1/{games[1].edit_token}").status_code == 404
 
 
