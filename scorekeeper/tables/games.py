@@ -12,6 +12,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..games import actions
+from ..games.links import LARGEST_ID
 from ..games.state import WITH_FACTS, GameState, game_state
 from ..models import Buy, CardTable, Game, Round, RoundResult, Seat, TablePlayer
 from ..rules.ruleset import RuleSet
@@ -42,7 +43,8 @@ def games_page(table: CardTable, before: int | None = None) -> GamesPage:
     """A page of the table's games, newest first, in a fixed number of queries."""
     load_people(table)
     query = select(Game).where(Game.table_id == table.id).order_by(Game.id.desc())
-    if before is not None:
+    # An id past the column's range would overflow the database: every game is before it.
+    if before is not None and before <= LARGEST_ID:
         query = query.where(Game.id < before)
     found = list(db.session.scalars(query.limit(PAGE_SIZE + 1).options(*WITH_FACTS)))
     older = found[PAGE_SIZE - 1].id if len(found) > PAGE_SIZE else None

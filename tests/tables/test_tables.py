@@ -206,3 +206,11 @@ def test_a_merged_spelling_typed_again_seats_the_person(app: Flask, client: Flas
     assert "Anna" in game.page("/sheet")
     with app.app_context():
         assert len(db.session.scalars(select(TablePlayer)).all()) == 4  # Anna, Ben, Anne, Carla
+
+
+def test_a_page_of_games_past_any_id_is_the_first_page(client: FlaskClient) -> None:
+    url = open_table(client)
+    start_at(client, url, ["Anna", "Ben"])
+    for before in ("99999999999999999999999", "-5", "x"):
+        assert client.get(f"{url}?before={before}").status_code == 200
+    assert "Anna, Ben" in client.get(f"{url}?before=99999999999999999999999").get_data(as_text=True)
