@@ -179,3 +179,13 @@ def test_a_backup_with_a_hand_twice_is_refused_not_a_server_error(
     response = upload(client, json.dumps(backup).encode())
     assert response.status_code == 422
     assert all(rows == [] for rows in stored_facts(app).values())
+
+
+def test_a_backup_larger_than_other_requests_is_read(app: Flask, client: FlaskClient) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    backup = json.loads(client.get(f"{url}/backup.json").get_data())
+    empty(app)
+    backup["table"]["name"] = "Club"
+    padded = json.dumps(backup, indent=1) + " " * (300 * 1024)  # JSON allows trailing spaces
+    assert upload(client, padded.encode()).status_code == 303
