@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from ..games.state import GameState
 from ..rules.scoring import rounds_gone_out
+from ..rules.tiebreak import TiebreakerOutcome
 
 TABLE_COLUMNS = (
     "game",
@@ -34,9 +35,8 @@ def game_csv(state: GameState) -> str:
     """A game's sheet: a row per round with each player's points, then the totals."""
     rows: list[Sequence[object]] = [["round", *state.names]]
     rows += [[number, *o.scores] for number, o in enumerate(state.outcomes, start=1)]
-    for number, outcome in enumerate(state.tiebreakers, start=len(state.rules.rounds) + 1):
-        went_out = outcome.went_out
-        rows.append([f"tiebreaker {number}", *_tiebreak_cells(state, outcome.seats, went_out)])
+    for number, outcome in enumerate(state.tiebreakers, start=1):
+        rows.append([f"tiebreaker {number}", *_tiebreak_cells(state.players, outcome)])
     totals = state.running[-1] if state.running else (0,) * state.players
     rows.append(["total", *totals])
     rows.append(
@@ -83,11 +83,12 @@ def table_csv(states: Iterable[GameState]) -> str:
     return _write(rows)
 
 
-def _tiebreak_cells(state: GameState, seats: tuple[int, ...], went_out: int | None) -> list[str]:
-    """A tiebreaker's row: who went out, else the points of those who played it."""
-    cells = [""] * state.players
-    for seat in seats:
-        cells[seat] = "out" if went_out == seat else ""
+def _tiebreak_cells(players: int, outcome: TiebreakerOutcome) -> list[str]:
+    """A tiebreaker's row: "out" for who went out, else the points each player held."""
+    cells = [""] * players
+    for seat in outcome.seats:
+        held = outcome.hand_points.get(seat)
+        cells[seat] = "out" if outcome.went_out == seat else "" if held is None else str(held)
     return cells
 
 

@@ -12,6 +12,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
+from scorekeeper.rules.tiebreak import TiebreakerOutcome
+from scorekeeper.tables.export import _tiebreak_cells
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 
 
@@ -96,3 +98,10 @@ def test_the_table_page_and_record_ask_the_same_number_of_queries_for_more_games
         assert client.get(url).status_code == 200
         assert client.get(f"{url}/record").status_code == 200
     assert len(five) == len(one)
+
+
+def test_a_tiebreakers_row_says_who_went_out_or_what_each_held() -> None:
+    went_out = TiebreakerOutcome(seats=(0, 2), went_out=2)
+    held = TiebreakerOutcome(seats=(0, 2), went_out=None, hand_points={0: 15, 2: 5})
+    assert _tiebreak_cells(3, went_out) == ["", "", "out"]
+    assert _tiebreak_cells(3, held) == ["15", "", "5"]
