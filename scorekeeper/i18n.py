@@ -32,7 +32,7 @@ def translate(message: Message) -> str:
 def _localized(value: object) -> object:
     """A parameter in the table's language: lists joined, nested messages translated."""
     if isinstance(value, tuple):
-        return format_list(list(value), locale=str(get_locale()))
+        return format_list([str(_localized(item)) for item in value], locale=str(get_locale()))
     if isinstance(value, Message):
         return translate(value)
     return value.label(current_locale()) if hasattr(value, "label") else value

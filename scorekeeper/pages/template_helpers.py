@@ -10,8 +10,10 @@ from flask_babel import format_date, format_time
 from markupsafe import Markup
 
 from ..games.history import describe
+from ..games.state import GameState
 from ..i18n import current_locale, translate
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
+from ..rules.round_notes import round_notes
 from ..rules.ruleset import Contract
 from ..rules.table import describe_contract
 from .home import current_theme
@@ -25,6 +27,14 @@ def new_action_id() -> str:
 def contract_words(contract: Contract) -> list[str]:
     """The contract in the table's language, one part per meld kind."""
     return [translate(part) for part in describe_contract(contract)]
+
+
+def round_reminders(state: GameState) -> list[str]:
+    """The current round's rule reminders in the table's language."""
+    current = state.current
+    if current is None:
+        return []
+    return [translate(note) for note in round_notes(state.rules, current.setup, len(current.seats))]
 
 
 def rank_buttons() -> list[tuple[str, str]]:
@@ -63,6 +73,7 @@ def init_app(app: Flask) -> None:
         hand_text=hand_text,
         qr_svg=qr_svg,
         contract_words=contract_words,
+        round_reminders=round_reminders,
         rank_buttons=rank_buttons,
         describe_change=describe,
         format_time=format_time,
