@@ -531,3 +531,18 @@ def test_the_sheet_shows_tapped_cards_to_settle_a_dispute(table: Table) -> None:
     table.end_round(2, "Ben", {"Anna": "Q J", "Carla": 1, "Dan": 1})
     dutch = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "nl"})
     assert "V B" in text(dutch.get_data(as_text=True))
+
+
+def test_sheet_round_seven_says_the_exact_length_is_lifted(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    play(table, TIED_GAME[:6])
+    page = text(table.page())
+    assert "Round 7: all 13 cards go down at once" in page
+    assert "Lay down exactly the contract" not in page
+
+
+def test_sheet_round_six_reminds_of_its_exact_lengths(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    play(table, TIED_GAME[:5])
+    page = text(table.page())
+    assert "Lay down exactly the contract: 1 book of 3 + 2 runs of 4, no longer." in page
