@@ -546,3 +546,35 @@ def test_sheet_round_six_reminds_of_its_exact_lengths(table: Table) -> None:
     play(table, TIED_GAME[:5])
     page = text(table.page())
     assert "Lay down exactly the contract: 1 book of 3 + 2 runs of 4, no longer." in page
+
+
+def test_the_sheet_lets_the_last_buyer_buy_again_at_a_later_discard(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    assert table.buy("Ben").status_code == 303
+    assert table.buy("Ben").status_code == 303
+    assert count(app, Buy) == 2
+
+
+def test_the_sheet_refuses_the_buyer_above_the_next_card_down(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    data = {"discarder": "3", "callers": ["1"]}
+    asked = table.client.post(f"{table.url}/arbiter", data=data, headers=HX)
+    assert "Record the buy for Ben" in text(asked.get_data(as_text=True))
+    record = {"seat": "1", "discarder": "3", "bought_above": ""}
+    recorded = table.client.post(f"{table.url}/arbiter/buys", data=record, headers=HX)
+    form = recorded.get_data(as_text=True)
+    assert re.search(r'<input type="radio" name="bought_above" value="1" checked>', form)
+    below = {"discarder": "3", "callers": ["1", "2"], "bought_above": "1"}
+    ruling = text(
+        table.client.post(f"{table.url}/arbiter", data=below, headers=HX).get_data(as_text=True)
+    )
+    assert "Ben: Nobody may buy twice in a row." in ruling
+    assert "Record the buy for Carla" in ruling
+    assert count(app, Buy) == 1
+
+
+def test_may_i_asks_no_chain_question(table: Table) -> None:
+    table.start(PLAYERS)
+    assert 'id="card-below"' not in table.page()
