@@ -51,28 +51,27 @@ def _pip_lines(values: dict[str, int]) -> list[Message]:
     """2 to 10, stretches of equal values or of face values told together ("3 to 10")."""
     stretches: list[list[Rank]] = []
     for rank in PIPS:
-        if stretches and _same_kind(values, stretches[-1][-1], rank):
+        if stretches and _kind(values, stretches[-1][-1]) == _kind(values, rank):
             stretches[-1].append(rank)
         else:
             stretches.append([rank])
     return [_stretch(values, stretch) for stretch in stretches]
 
 
-def _same_kind(values: dict[str, int], before: Rank, rank: Rank) -> bool:
-    """Both at face value, or both the same value not at face value."""
-    at_face = values[before.code] == before and values[rank.code] == rank
-    return at_face or (values[before.code] == values[rank.code] and values[rank.code] != rank)
+def _kind(values: dict[str, int], rank: Rank) -> int | None:
+    """None for a card at its face value, else its value: equal kinds are told together."""
+    return None if values[rank.code] == rank else values[rank.code]
 
 
 def _stretch(values: dict[str, int], ranks: list[Rank]) -> Message:
     """One stretch of pip ranks as a sentence."""
     low, high = ranks[0], ranks[-1]
-    points = values[low.code]
+    points, at_face = values[low.code], _kind(values, low) is None
     if len(ranks) == 1:
-        if points == low:
+        if at_face:
             return msg(N_("%(rank)s: its face value."), rank=low)
         return msg(N_("%(rank)s: %(points)s."), rank=low, points=_points(points))
-    if points == low:
+    if at_face:
         return msg(N_("%(low)s to %(high)s: their face value."), low=low, high=high)
     return msg(
         N_("%(low)s to %(high)s: %(points)s each."), low=low, high=high, points=_points(points)

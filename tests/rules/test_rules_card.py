@@ -307,3 +307,10 @@ def test_every_preset_states_its_card_values(preset: RuleSet) -> None:
     if not preset.melds.jokers_wild:
         del expected["JK"]
     assert stated_values(value_lines(preset)) == expected
+
+
+def test_a_pip_at_face_value_is_not_told_with_a_neighbour_of_the_same_value() -> None:
+    values = {**ScoringRules().values, "7": 6}
+    rules = MAY_I.with_changes(scoring=ScoringRules(values=values))
+    assert stated_values(value_lines(rules)) == values
+    assert "7: 6 points." in card_text(rules)

@@ -578,3 +578,11 @@ def test_the_sheet_refuses_the_buyer_above_the_next_card_down(app: Flask, table:
 def test_may_i_asks_no_chain_question(table: Table) -> None:
     table.start(PLAYERS)
     assert 'id="card-below"' not in table.page()
+
+
+def test_shanghai_shows_its_ten_deals(table: Table) -> None:
+    table.start(PLAYERS, ruleset="shanghai")
+    assert "Round 1 of 10 · 2 books" in text(table.page())
+    card = text(table.page("/rules"))
+    assert "1 book + 1 run of 10" in card
+    assert "The ten deals are the common list" in card
