@@ -586,3 +586,37 @@ def test_shanghai_shows_its_ten_deals(table: Table) -> None:
     card = text(table.page("/rules"))
     assert "1 book + 1 run of 10" in card
     assert "The ten deals are the common list" in card
+
+
+LIVERPOOL_CUT = {
+    "en": "An exact cut is 41 cards (4 × 10 + 1): −50.",
+    "de": "Genau abgehoben sind 41 Karten (4 × 10 + 1): −50.",
+    "nl": "Precies gecoupeerd is 41 kaarten (4 × 10 + 1): −50.",
+    "es": "Un corte exacto son 41 cartas (4 × 10 + 1): −50.",
+}
+
+
+@pytest.mark.parametrize("language", list(LIVERPOOL_CUT))
+def test_liverpool_round_screen_says_how_many_cards_to_cut(table: Table, language: str) -> None:
+    table.start(PLAYERS, ruleset="liverpool")
+    page = table.client.get(table.url, headers={"Accept-Language": language})
+    assert LIVERPOOL_CUT[language] in text(page.get_data(as_text=True))
+
+
+def test_liverpool_cut_bonus_is_refused_for_anyone_but_the_cutter(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="liverpool")  # Anna deals, Dan on her right cuts
+    hands = {"Ben": 20, "Carla": 30, "Dan": 40}
+    refused = table.end_round(1, "Anna", hands, cut="Ben")
+    assert refused.status_code == 422
+    assert count(app, RoundResult) == 0
+    assert table.end_round(1, "Anna", hands, cut="Dan").status_code == 303
+    sheet = table.page("/sheet")
+    assert re.search(r"<span class=\"score\">-10</span>.*?✂", sheet, re.S)
+    assert "exact cut: −50" in text(sheet)
+
+
+def test_liverpool_form_offers_the_cut_bonus_only_to_the_cutter(table: Table) -> None:
+    table.start(PLAYERS, ruleset="liverpool")
+    form = table.page("/rounds/1")
+    assert '<option value="3">Dan (−50)</option>' in form
+    assert '<option value="1">' not in form
