@@ -85,6 +85,16 @@ CONTRACT_RUMMY = RuleSet(
     buy_call="Darf ich?",
 )
 
+# The parent game (docs/RULES.md 8): the sheet's rounds and meld rules with open buying.
+# The sources give no card values; the table enters its own, May I?'s stand until then.
+CONTRACT_RUMMY_PROPER = replace(
+    CONTRACT_RUMMY,
+    key="contract-rummy-proper",
+    name=N_("Contract Rummy proper"),
+    buys=BuyRules(cap_per_round=None, turn_player_call_is_buy=False),
+    buy_call="May I?",
+)
+
 LIVERPOOL = replace(
     CONTRACT_RUMMY,
     key="liverpool",
@@ -152,6 +162,7 @@ PRESETS: dict[str, RuleSet] = {
     for preset in (
         MAY_I,
         CONTRACT_RUMMY,
+        CONTRACT_RUMMY_PROPER,
         LIVERPOOL,
         SHANGHAI,
         NINE_ROUND_MARATHON,

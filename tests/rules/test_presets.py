@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from scorekeeper.rules.presets import SHANGHAI
+from scorekeeper.rules.presets import CONTRACT_RUMMY_PROPER, SHANGHAI, STANDARD_ROUNDS
+from scorekeeper.rules.rules_card import summary
 from scorekeeper.rules.table import contract_message
+from scorekeeper.rules.validation import validate_ruleset
 
 
 def test_shanghai_plays_the_ten_common_deals_of_eleven_cards() -> None:
@@ -22,3 +24,17 @@ def test_shanghai_plays_the_ten_common_deals_of_eleven_cards() -> None:
     ]
     assert {spec.deal for spec in SHANGHAI.rounds} == {11}
     assert SHANGHAI.buys.cap_per_round == 2
+
+
+def test_contract_rummy_proper_buys_openly_over_the_standard_rounds() -> None:
+    assert CONTRACT_RUMMY_PROPER.rounds == STANDARD_ROUNDS
+    assert CONTRACT_RUMMY_PROPER.buys.cap_per_round is None
+    assert CONTRACT_RUMMY_PROPER.buys.cap_per_game is None
+    assert not CONTRACT_RUMMY_PROPER.buys.no_twice_in_a_row
+    assert validate_ruleset(CONTRACT_RUMMY_PROPER) == {}
+
+
+def test_contract_rummy_proper_tells_the_table_to_enter_its_card_values() -> None:
+    message = summary(CONTRACT_RUMMY_PROPER)
+    assert message is not None
+    assert "enter your table's card values in the editor" in message.render()

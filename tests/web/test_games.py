@@ -49,7 +49,15 @@ def play(table: Table, rounds: list[tuple[str | None, dict[str, int | str]]]) ->
 
 def test_new_game_form_offers_every_rule_set(client: FlaskClient) -> None:
     page = client.get("/games/new").get_data(as_text=True)
-    for key in ("may-i", "contract-rummy", "liverpool", "shanghai", "nine-rounds", "no-jokers"):
+    for key in (
+        "may-i",
+        "contract-rummy",
+        "contract-rummy-proper",
+        "liverpool",
+        "shanghai",
+        "nine-rounds",
+        "no-jokers",
+    ):
         assert f'value="{key}"' in page
 
 
@@ -478,7 +486,9 @@ def test_the_arbiter_refuses_a_caller_not_at_the_table(table: Table) -> None:
     assert "That player is not in this round." in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("key", ["may-i", "contract-rummy", "liverpool", "shanghai", "no-buys"])
+@pytest.mark.parametrize(
+    "key", ["may-i", "contract-rummy", "contract-rummy-proper", "liverpool", "shanghai", "no-buys"]
+)
 def test_every_preset_has_a_rules_card(client: FlaskClient, key: str) -> None:
     response = client.get(f"/rules/{key}")
     assert response.status_code == 200
