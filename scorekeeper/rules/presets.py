@@ -82,7 +82,6 @@ CONTRACT_RUMMY = RuleSet(
     ),
     reshuffle=ReshufflePolicy.ALWAYS,
     min_players=3,
-    buy_call="Darf ich?",
 )
 
 # The parent game (docs/RULES.md 8): the sheet's rounds and meld rules with open buying.
@@ -92,7 +91,6 @@ CONTRACT_RUMMY_PROPER = replace(
     key="contract-rummy-proper",
     name=N_("Contract Rummy proper"),
     buys=BuyRules(cap_per_round=None, turn_player_call_is_buy=False),
-    buy_call="May I?",
 )
 
 LIVERPOOL = replace(
@@ -100,7 +98,6 @@ LIVERPOOL = replace(
     key="liverpool",
     name=N_("Liverpool Rummy"),
     scoring=ScoringRules(cut_bonus=50),
-    buy_call="May I?",
 )
 
 SHANGHAI = replace(
@@ -110,7 +107,6 @@ SHANGHAI = replace(
     rounds=SHANGHAI_ROUNDS,
     buys=replace(CONTRACT_RUMMY.buys, cap_per_round=2),
     scoring=ScoringRules(values={**ScoringRules().values, "JK": 50}),
-    buy_call="May I?",
 )
 
 NINE_ROUND_MARATHON = replace(

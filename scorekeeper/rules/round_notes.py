@@ -5,6 +5,7 @@ from __future__ import annotations
 from .messages import N_, Message, msg, nmsg
 from .rules_card import exact_lifted_message
 from .ruleset import ReshufflePolicy, RuleSet
+from .sheet_words import worded
 from .table import TableSetup, round_spec_for
 
 
@@ -44,7 +45,7 @@ def round_notes(rules: RuleSet, setup: TableSetup, players: int) -> tuple[Messag
                 bonus=rules.scoring.cut_bonus,
             )
         )
-    return (*notes, *setup.warnings)
+    return tuple(worded(rules, note) for note in (*notes, *setup.warnings))
 
 
 def _exact_contract(setup: TableSetup) -> Message:

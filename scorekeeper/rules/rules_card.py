@@ -19,6 +19,7 @@ from .ruleset import (
     ReshufflePolicy,
     RuleSet,
 )
+from .sheet_words import buy_call, worded
 from .table import contract_message
 
 # A word on each preset, from the rule documents' own descriptions.
@@ -85,12 +86,16 @@ class Section:
 
 def rules_card(rules: RuleSet) -> tuple[Section, ...]:
     """Every rule of a rule set, in the words of the table (rounds are listed separately)."""
-    return (
+    sections = (
         Section(msg(N_("Players and cards")), _players(rules)),
         Section(msg(N_("Books and runs")), _melds(rules)),
-        Section(msg(N_("“%(call)s”: buying out of turn"), call=rules.buy_call), _buys(rules)),
+        Section(msg(N_("“%(call)s”: buying out of turn"), call=buy_call(rules)), _buys(rules)),
         Section(msg(N_("When the stock runs out")), _stock(rules)),
         Section(msg(N_("Scoring")), scoring_lines(rules)),
+    )
+    return tuple(
+        Section(worded(rules, s.title), tuple(worded(rules, line) for line in s.lines))
+        for s in sections
     )
 
 
@@ -104,7 +109,7 @@ def card_text(rules: RuleSet) -> str:
 def summary(rules: RuleSet) -> Message | None:
     """The preset's one-line description, if it is a preset."""
     text = SUMMARIES.get(rules.key)
-    return msg(text) if text else None
+    return worded(rules, msg(text)) if text else None
 
 
 def _players(rules: RuleSet) -> tuple[Message, ...]:
@@ -227,7 +232,7 @@ def _buys(rules: RuleSet) -> tuple[Message, ...]:
         lines.append(
             msg(
                 N_("The next player's “%(call)s” instead of a plain draw counts as a buy."),
-                call=rules.buy_call,
+                call=buy_call(rules),
             )
         )
     else:

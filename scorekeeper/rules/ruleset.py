@@ -165,7 +165,7 @@ class RuleSet:
     min_players: int = 2
     max_players: int = 8
     recommended_min_players: int = 3
-    buy_call: str = "May I?"  # what the table calls out; the sheet says "Darf ich?"
+    buy_call: str = "May I?"  # what the table calls out; shown in the table's language
 
     def round_spec(self, number: int) -> RoundSpec:
         """The spec of round `number` (1-based)."""

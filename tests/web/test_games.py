@@ -630,3 +630,38 @@ def test_liverpool_form_offers_the_cut_bonus_only_to_the_cutter(table: Table) ->
     form = table.page("/rounds/1")
     assert '<option value="3">Dan (−50)</option>' in form
     assert '<option value="1">' not in form
+
+
+def test_the_english_contract_rummy_card_calls_may_i(client: FlaskClient) -> None:
+    card = text(client.get("/rules/contract-rummy").get_data(as_text=True))
+    assert "“May I?”: buying out of turn" in card
+    assert "Darf ich" not in card
+
+
+@pytest.mark.parametrize("key", ["contract-rummy", "contract-rummy-proper", "liverpool"])
+def test_german_contract_rummy_uses_the_sheets_words(client: FlaskClient, key: str) -> None:
+    page = client.get(f"/rules/{key}", headers={"Accept-Language": "de"})
+    card = text(page.get_data(as_text=True))
+    assert "Vorgabe" in card
+    assert "Ziehstapel" in card
+    assert "Darf ich?" in card
+    assert "Talon" not in card
+    assert "Vertrag" not in card
+
+
+def test_german_may_i_keeps_its_own_words(client: FlaskClient) -> None:
+    card = text(
+        client.get("/rules/may-i", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    )
+    assert "Talon" in card
+    assert "Vorgabe" not in card
+    assert "Darf ich" not in card
+
+
+def test_german_contract_rummy_round_screen_uses_the_sheets_words(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    page = table.client.get(table.url, headers={"Accept-Language": "de"})
+    screen = text(page.get_data(as_text=True))
+    assert "Ziehstapel aufgebraucht" in screen
+    assert "Genau die Vorgabe auslegen" in screen
+    assert "Darf ich?" in screen
