@@ -20,8 +20,7 @@ def round_notes(rules: RuleSet, setup: TableSetup, players: int) -> tuple[Messag
     notes: list[Message] = []
     if not setup.final_discard:
         notes.append(msg(N_("No final discard: go out by melding every card.")))
-    if setup.buy_cap == 0:
-        notes.append(msg(N_("No buying this round.")))
+    notes += _buys(rules, setup)
     notes.append(_stock(rules))
     if rules.exact_lifted(spec):
         notes.append(exact_lifted_message(setup.round_number, spec.deal + 1, spec.contract))
@@ -46,6 +45,24 @@ def round_notes(rules: RuleSet, setup: TableSetup, players: int) -> tuple[Messag
             )
         )
     return tuple(worded(rules, note) for note in (*notes, *setup.warnings))
+
+
+def _buys(rules: RuleSet, setup: TableSetup) -> list[Message]:
+    """Buy rules the buy counter does not show: none this round, a cap per game, once down."""
+    if setup.buy_cap == 0 or rules.buys.cap_per_game == 0:
+        return [msg(N_("No buying this round."))]
+    notes = []
+    if rules.buys.cap_per_game is not None:
+        notes.append(
+            nmsg(
+                "At most %(count)s buy per game.",
+                "At most %(count)s buys per game.",
+                rules.buys.cap_per_game,
+            )
+        )
+    if rules.buys.no_buy_after_contract_down:
+        notes.append(msg(N_("Nobody may buy once their contract is down.")))
+    return notes
 
 
 def _exact_contract(setup: TableSetup) -> Message:
