@@ -137,9 +137,17 @@ def _jokers(rule: DeckRule) -> Message:
         return nmsg("%(count)s joker", "%(count)s jokers", rule.jokers_base)
     if (rule.jokers_base, rule.jokers_per_player) == (-1, 1):
         return msg(N_("one joker fewer than players"))
-    return msg(
-        N_("%(per)s jokers per player, %(base)s added"),
-        per=rule.jokers_per_player,
+    if rule.jokers_base < 0:
+        return nmsg(
+            "%(count)s joker per player, less %(fewer)s",
+            "%(count)s jokers per player, less %(fewer)s",
+            rule.jokers_per_player,
+            fewer=-rule.jokers_base,
+        )
+    return nmsg(
+        "%(count)s joker per player, plus %(base)s",
+        "%(count)s jokers per player, plus %(base)s",
+        rule.jokers_per_player,
         base=rule.jokers_base,
     )
 

@@ -26,6 +26,7 @@ from scorekeeper.rules.ruleset import (
     AceRule,
     BuyRules,
     DealPasses,
+    DeckRule,
     FirstDealer,
     MeldRules,
     ReshufflePolicy,
@@ -156,7 +157,12 @@ def house_rules(draw: st.DrawFn) -> RuleSet:
     caps = draw(ROUND_CAPS)
     pairs = zip(STANDARD_ROUNDS, caps, strict=True)
     rounds = tuple(replace(spec, buy_cap=cap) for spec, cap in pairs)
+    fewest = draw(st.integers(2, 4))
+    most = draw(st.integers(max(fewest, 3), 8))
     rules = MAY_I.with_changes(
+        min_players=fewest,
+        max_players=most,
+        recommended_min_players=max(fewest, 3),
         key="house",
         name="House",
         rounds=rounds,
@@ -314,3 +320,20 @@ def test_a_pip_at_face_value_is_not_told_with_a_neighbour_of_the_same_value() ->
     rules = MAY_I.with_changes(scoring=ScoringRules(values=values))
     assert stated_values(value_lines(rules)) == values
     assert "7: 6 points." in card_text(rules)
+
+
+@pytest.mark.parametrize(
+    ("base", "per", "said"),
+    [
+        (-1, 1, "one joker fewer than players"),
+        (0, 1, "1 joker per player, plus 0"),
+        (2, 1, "1 joker per player, plus 2"),
+        (-2, 2, "2 jokers per player, less 2"),
+        (4, 0, "4 jokers"),
+    ],
+)
+def test_jokers_by_player_count_are_told(base: int, per: int, said: str) -> None:
+    decks = (
+        DeckRule(min_players=2, max_players=8, decks=3, jokers_base=base, jokers_per_player=per),
+    )
+    assert f"2 to 8 players: 3 decks and {said}." in card_text(MAY_I.with_changes(decks=decks))
