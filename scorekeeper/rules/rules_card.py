@@ -115,6 +115,13 @@ def summary(rules: RuleSet) -> Message | None:
 def _players(rules: RuleSet) -> tuple[Message, ...]:
     """Players, decks and jokers, the first dealer and the deal (docs/RULES.md 2, 3, 9)."""
     lines = [msg(N_("%(low)s to %(high)s players."), low=rules.min_players, high=rules.max_players)]
+    if rules.recommended_min_players > rules.min_players:
+        lines.append(
+            msg(
+                N_("Best with %(players)s or more: fewer rarely call out of turn."),
+                players=rules.recommended_min_players,
+            )
+        )
     for rule in rules.decks:
         lines.append(
             msg(

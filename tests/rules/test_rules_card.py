@@ -162,7 +162,7 @@ def house_rules(draw: st.DrawFn) -> RuleSet:
     rules = MAY_I.with_changes(
         min_players=fewest,
         max_players=most,
-        recommended_min_players=max(fewest, 3),
+        recommended_min_players=draw(st.integers(fewest, max(fewest, 3))),
         key="house",
         name="House",
         rounds=rounds,
@@ -183,6 +183,8 @@ def expected_phrases(rules: RuleSet) -> list[str]:
     """What the card must say for each setting that differs from the standard."""
     melds, buys, scoring = rules.melds, rules.buys, rules.scoring
     phrases = [f"{rules.min_players} to {rules.max_players} players."]
+    if rules.recommended_min_players > rules.min_players:
+        phrases.append(f"Best with {rules.recommended_min_players} or more")
     phrases += _meld_phrases(melds)
     if scoring.cut_bonus:
         phrases.append(f"scores −{scoring.cut_bonus} for that round")
