@@ -129,10 +129,12 @@ def arbiter_rule(game_id: int) -> tuple[Response, int]:
     record = read_json().get("record") is True  # only the edit link may record the buy
     game = open_game(game_id, change=record)
     call = read(Call, players=len(game.seats))
-    ruling = rule_on_call(game_state(game), call.discarder, call.callers, call.turn_player_draws)
+    ruling = rule_on_call(
+        game_state(game), call.discarder, call.callers, call.turn_player_draws, call.bought_above
+    )
     winner = ruling.winner if call.record and ruling.is_buy else None
     if winner is not None:
-        actions.record_buy(game, winner, call.action_id, call.version)
+        actions.record_buy(game, winner, call.action_id, call.version, call.bought_above)
     state = None if winner is None else game_now(game_id)
     return answer(Ruling.of(ruling, state), 200 if winner is None else 201)
 

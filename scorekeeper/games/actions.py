@@ -49,9 +49,13 @@ def create_game(
 
 
 def record_buy(
-    game: Game, seat: int, action_id: str | None = None, base_version: int | None = None
+    game: Game,
+    seat: int,
+    action_id: str | None = None,
+    base_version: int | None = None,
+    bought_above: int | None = None,
 ) -> None:
-    """Record a "May I?" buy, unless the rules refuse it (cap, twice in a row)."""
+    """Record a "May I?" buy, unless the rules refuse it (caps; twice in one chain)."""
     if history.already_done(game, action_id):
         return
     state, current = _playing(game, seat)
@@ -61,7 +65,7 @@ def record_buy(
         current.number,
         seat,
         current.buys[seat],
-        last_buyer=current.last_buyer,
+        bought_above=bought_above,
         game_buys_used_by_player=_game_buys(state, seat),
     )
     if refusal is not None:

@@ -10,8 +10,8 @@ from ..extensions import db
 from ..models import Game
 from ..rules.errors import RuleError
 from ..rules.messages import N_, Message, msg
-from ..rules.scoring import HandResult, zero_warning
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.scoring import HandResult, check_cut_bonus, zero_warning
+from ..rules.table import TableSetup, seats_around, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
 from . import history
 from .actions import check_consistent, round_record
@@ -54,6 +54,7 @@ def record_result(
     seats = _round_seats(state, number)
     if cut_bonus_seat is not None and cut_bonus_seat not in seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
+    check_cut_bonus(state.rules, cut_bonus_seat, cutter_of(state, number))
     current = state.current
     if current and number == current.number and current.ended_by_stock and went_out is not None:
         raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
@@ -100,6 +101,18 @@ def _round_end(
 def _counts(hand: Hand) -> dict[str, int] | None:
     """The tapped cards of a hand, or None when its points were typed."""
     return dict(hand.counts) if hand.counts else None
+
+
+def cutter_of(state: GameState, number: int) -> int | None:
+    """Who cut in round `number`: the player on the right of whoever dealt it (Liverpool)."""
+    current = state.current
+    if current is not None and current.number == number:
+        return current.cutter
+    record, seats = state.rounds.get(number), state.seats_of(number)
+    if record is None or seats is None or state.rules.scoring.cut_bonus <= 0:
+        return None
+    _, right = seats_around(seats.index(record.dealer), len(seats), cuts=True)
+    return None if right is None else seats[right]
 
 
 def _round_seats(state: GameState, number: int) -> tuple[int, ...]:

@@ -29,10 +29,12 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
+    cutter = round_end.cutter_of(state, number)
+    bonus = state.rules.scoring.cut_bonus
     form_class = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,
-        state.rules.scoring.cut_bonus > 0,
+        None if cutter is None or bonus <= 0 else (cutter, state.names[cutter], bonus),
     )
     form = form_class(formdata=None) if fresh else form_class()
     if fresh or request.method == "GET":
