@@ -14,7 +14,7 @@ from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_to_dict
-from ..rules.stock import RunOut, stock_ran_out
+from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
 from ..rules.table import table_setup
 from . import history, links
 from .refusals import Conflict
@@ -56,7 +56,7 @@ def record_buy(
         return
     state, current = _playing(game, seat)
     _check_buys_unchanged(state, current, seat, base_version)
-    refusal = buy_refusal(
+    refusal = buy_after_stock_refusal(state.rules, current.run_outs) or buy_refusal(
         state.rules,
         current.number,
         seat,
