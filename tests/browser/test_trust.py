@@ -1,0 +1,49 @@
+"""Every tap means what the table meant (issue 9): at phone size, in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_full_game import PLAYERS, buy, buy_row, hand, start_game
+
+pytestmark = pytest.mark.browser
+
+
+def open_round_form(page: Page) -> None:
+    """From the round screen to the end-of-round form."""
+    page.get_by_role("link", name="End of round: enter the hands").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"End of round \d"))
+
+
+def went_out(page: Page, name: str) -> None:
+    """Choose who went out."""
+    page.get_by_role("group", name="Who went out?").get_by_label(name, exact=True).check()
+
+
+def test_enter_in_the_new_game_form_starts_the_game_in_seat_order(page: Page) -> None:
+    page.goto("/games/new")
+    page.get_by_label("Rule set").select_option(label="May I?")
+    for seat, name in enumerate(PLAYERS, start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_label("First dealer").select_option(label="Seat 1")
+    page.get_by_label("Seat 2", exact=True).press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 1 of 7")
+    page.get_by_role("link", name="Score sheet").click()
+    header = page.locator("thead").first
+    expect(header).to_contain_text(re.compile(r"Anna.*Ben.*Carla.*Dan", re.S))
+
+
+def test_enter_in_a_points_field_saves_the_round_with_the_typed_points(page: Page) -> None:
+    start_game(page)
+    open_round_form(page)
+    went_out(page, "Anna")
+    hand(page, "Carla").get_by_label("Points").fill("30")
+    hand(page, "Dan").get_by_label("Points").fill("40")
+    hand(page, "Ben").get_by_label("Points").fill("20")
+    hand(page, "Ben").get_by_label("Points").press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
+    page.get_by_role("link", name="Score sheet").click()
+    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "20", "30", "40"])
