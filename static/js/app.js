@@ -50,3 +50,13 @@ window.addEventListener("online", () => {
   if (document.body.dataset.offlineSince) window.location.reload(); // back to the live page
   else document.getElementById("offline-banner")?.setAttribute("hidden", "");
 });
+
+// This phone's own change answers with the game's new version (Game-Version): the undo form
+// follows it, so the next "Undo" undoes that change instead of calling it another phone's.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const version = event.detail.successful && event.detail.xhr.getResponseHeader("Game-Version");
+  if (!version) return;
+  for (const input of document.querySelectorAll("form[data-follows-version] [name=version]")) {
+    input.value = version;
+  }
+});

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import Phone
 from tests.browser.test_full_game import PLAYERS, buy, buy_row, hand, start_game
 
 pytestmark = pytest.mark.browser
@@ -47,3 +49,28 @@ def test_enter_in_a_points_field_saves_the_round_with_the_typed_points(page: Pag
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
     page.get_by_role("link", name="Score sheet").click()
     expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "20", "30", "40"])
+
+
+def test_undo_right_after_a_buy_undoes_that_buy(page: Page) -> None:
+    start_game(page)
+    buy(page, "Ben", "2 buys left (1/3)")
+    page.get_by_role("button", name="Undo last change").click()
+    expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("3 buys left (0/3)")
+    expect(page.get_by_text("Another change came in meanwhile")).to_have_count(0)
+
+
+def test_undo_names_only_another_phones_change(
+    page: Page, open_phone: Callable[..., Phone]
+) -> None:
+    start_game(page)
+    buy(page, "Ben", "2 buys left (1/3)")
+    other = open_phone().page
+    other.goto(page.url)
+    buy(other, "Carla", "2 buys left (1/3)")
+    # The live refresh shows Carla's buy here; this phone's undo form still saw only Ben's.
+    expect(buy_row(page, "Carla").get_by_test_id("buys-2")).to_have_text("2 buys left (1/3)")
+    page.get_by_role("button", name="Undo last change").click()
+    expect(
+        page.get_by_text("Another change came in meanwhile: Round 1: Carla bought a card.")
+    ).to_be_visible()
+    expect(buy_row(page, "Carla").get_by_test_id("buys-2")).to_have_text("2 buys left (1/3)")
