@@ -48,6 +48,13 @@ def round_ended_by_stock(rules: RuleSet, run_outs: int) -> bool:
     return stock_can_end_round(rules) and run_outs > RUN_OUTS_BEFORE_END
 
 
+def standing_instruction(rules: RuleSet, run_outs: int) -> Message | None:
+    """What the table does after the stock's last run-out, shown for the rest of the round."""
+    if run_outs < 1:
+        return None
+    return stock_ran_out(rules, run_outs - 1).instruction
+
+
 def stock_ending_refusal(rules: RuleSet, run_outs: int) -> Message | None:
     """Why the stock cannot have ended a round after this many run-outs (May I?: the second)."""
     if not stock_can_end_round(rules) or round_ended_by_stock(rules, run_outs):

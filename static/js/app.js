@@ -60,3 +60,22 @@ document.addEventListener("htmx:afterRequest", (event) => {
     input.value = version;
   }
 });
+
+// A refusal stays until this phone does something else: a live refresh of its region (another
+// phone's change) would redraw it away, so it is put back where it was.
+const keptRefusals = new Map(); // id of the element that held it → the refusal
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (event.detail.requestConfig.verb !== "get") keptRefusals.clear(); // this phone acts again
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  if (event.detail.requestConfig.verb !== "get") return;
+  for (const refusal of event.detail.target.querySelectorAll("[data-refusal]")) {
+    if (refusal.parentElement.id) keptRefusals.set(refusal.parentElement.id, refusal);
+  }
+});
+document.addEventListener("htmx:afterSettle", () => {
+  for (const [place, refusal] of keptRefusals) {
+    const parent = document.getElementById(place);
+    if (parent && !parent.querySelector("[data-refusal]")) parent.append(refusal);
+  }
+});

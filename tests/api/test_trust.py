@@ -72,6 +72,9 @@ def test_no_buy_is_recorded_after_the_stock_ended_the_round(api: Api, language: 
     api.start()
     api.ok("post", f"{api.url}/run-outs", {"seen": 0}, status=201)
     api.ok("post", f"{api.url}/buys", {"seat": 1}, status=201)
+    assert api.state()["current_round"]["stock_instruction"] == (
+        "Shuffle the discard pile, keep its top card, and play on."
+    )
     api.ok("post", f"{api.url}/run-outs", {"seen": 1}, status=201)
     refused = in_language(api, language, "post", f"{api.url}/buys", {"seat": 2})
     assert assert_problem(refused, 422, "seat")["errors"]["seat"] == [NO_BUY[language]]

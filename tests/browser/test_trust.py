@@ -74,3 +74,44 @@ def test_undo_names_only_another_phones_change(
         page.get_by_text("Another change came in meanwhile: Round 1: Carla bought a card.")
     ).to_be_visible()
     expect(buy_row(page, "Carla").get_by_test_id("buys-2")).to_have_text("2 buys left (1/3)")
+
+
+def redrawn_by_live_refresh(page: Page, region: str, change: Callable[[], None]) -> None:
+    """Make a change on another phone and wait until this phone's region was redrawn for it."""
+    page.locator(region).evaluate("(element) => element.setAttribute('data-before', '')")
+    change()
+    expect(page.locator(f"{region}[data-before]")).to_have_count(0)
+
+
+def test_the_shuffle_instruction_stays_through_live_refreshes(
+    page: Page, open_phone: Callable[..., Phone]
+) -> None:
+    start_game(page)
+    stock = page.locator("#stock")
+    stock.get_by_role("button", name="The stock ran out").click()
+    shuffle = "Shuffle the discard pile, keep its top card, and play on."
+    expect(stock.get_by_role("status")).to_have_text(shuffle)
+    other = open_phone().page
+    other.goto(page.url)
+    redrawn_by_live_refresh(page, "#stock", lambda: buy(other, "Ben", "2 buys left (1/3)"))
+    page.wait_for_timeout(5_000)  # the issue's 5 s: more live refreshes come and go
+    expect(stock.get_by_role("status")).to_have_text(shuffle)
+    expect(other.locator("#stock").get_by_role("status")).to_have_text(shuffle)
+
+
+def test_a_refused_buy_keeps_its_reason_through_another_phones_change(
+    page: Page, open_phone: Callable[..., Phone]
+) -> None:
+    start_game(page)
+    for shows in ("2 buys left (1/3)", "1 buy left (2/3)", "0 buys left (3/3)"):
+        buy(page, "Ben", shows)
+    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    reason = "The limit of 3 buys per round is reached."
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(reason)
+    other = open_phone().page
+    other.goto(page.url)
+    redrawn_by_live_refresh(page, "#buys", lambda: buy(other, "Carla", "2 buys left (1/3)"))
+    expect(buy_row(page, "Carla").get_by_test_id("buys-2")).to_have_text("2 buys left (1/3)")
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(reason)
+    buy(page, "Dan", "2 buys left (1/3)")  # this phone acts again: the old refusal goes
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_have_count(0)
