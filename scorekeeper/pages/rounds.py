@@ -144,7 +144,10 @@ def update(game_id: int, number: int) -> Response:
         )
         for seat in _seats(state, number)
     }
+    record = state.rounds.get(number)
+    correcting = record is not None and bool(record.results)
     cut = getattr(form, "cut_bonus_seat", None)
+
     cut_seat = int(cut.data) if cut is not None and cut.data else None
     try:
         warnings = round_end.record_result(
@@ -161,7 +164,9 @@ def update(game_id: int, number: int) -> Response:
         return _page(state, number, form, 422)
     for warning in warnings:
         flash(translate(warning), "warning")
-    return redirect(url_for("games.show", game_id=game_id), code=303)
+    # A correction is made from the sheet: go back there to see it.
+    back = "games.sheet" if correcting else "games.show"
+    return redirect(url_for(back, game_id=game_id), code=303)
 
 
 @bp.get("/<int:number>/notice")

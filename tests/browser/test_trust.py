@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Phone
 from tests.browser.test_full_game import PLAYERS, buy, buy_row, hand, start_game
+from tests.browser.test_sharing import back_to_round, open_share
 
 pytestmark = pytest.mark.browser
 
@@ -115,3 +116,26 @@ def test_a_refused_buy_keeps_its_reason_through_another_phones_change(
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(reason)
     buy(page, "Dan", "2 buys left (1/3)")  # this phone acts again: the old refusal goes
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_count(0)
+
+
+def test_the_history_on_a_view_phone_updates_live(
+    page: Page, open_phone: Callable[..., Phone]
+) -> None:
+    start_game(page)
+    view_url, _edit_url = open_share(page)
+    viewer = open_phone().page
+    viewer.goto(f"{view_url}/sheet")
+    expect(viewer.locator("#history")).to_contain_text("Game started")
+    back_to_round(page)
+    buy(page, "Ben", "2 buys left (1/3)")
+    expect(viewer.locator("#history")).to_contain_text("Round 1: Ben bought a card")
+
+
+def test_replacing_a_link_asks_first_and_keep_changes_nothing(page: Page) -> None:
+    start_game(page)
+    view_url, _edit_url = open_share(page)
+    page.locator("#view-link").get_by_role("link", name="Replace this link").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Replace the view link?")
+    expect(page.get_by_text("The old view link stops working at once")).to_be_visible()
+    page.get_by_role("link", name="Keep the link").click()
+    expect(page.locator("#view-url")).to_have_value(view_url)

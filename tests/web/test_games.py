@@ -352,6 +352,10 @@ def test_a_tie_on_rounds_out_is_settled_by_a_tiebreaker_round(table: Table) -> N
     page = text(table.page())
     assert "Final standings" in page
     assert "Ben went out in the tiebreaker round and wins." in page
+    sheet = text(table.page("/sheet"))
+    assert "Tiebreaker round 1: Ben went out, Anna 7" in sheet
+    assert "Tiebreaker round 1: Ben went out" in sheet.split("History")[1]
+    assert "Round 8" not in sheet
 
 
 def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> None:
@@ -361,6 +365,7 @@ def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> Non
     assert 'value="5"' in form  # the recorded hand is filled in
     response = table.end_round(3, "Anna", {"Ben": 15, "Carla": 30, "Dan": 40})
     assert response.status_code == 303
+    assert response.headers["Location"].endswith("/sheet")  # back where it was corrected
     sheet = text(table.page("/sheet"))
     assert "Round 3: Ben 5 → 15" in sheet
     assert "Total 10 35 90 120" in sheet
