@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import Phone
 from tests.browser.test_full_game import PLAYERS, buy, buy_row, hand, start_game
@@ -139,3 +139,124 @@ def test_replacing_a_link_asks_first_and_keep_changes_nothing(page: Page) -> Non
     expect(page.get_by_text("The old view link stops working at once")).to_be_visible()
     page.get_by_role("link", name="Keep the link").click()
     expect(page.locator("#view-url")).to_have_value(view_url)
+
+
+def test_typed_points_and_tapped_cards_keep_one_answer_per_hand(page: Page) -> None:
+    start_game(page)
+    open_round_form(page)
+    ben = hand(page, "Ben")
+    ben.get_by_label("Points").fill("20")
+    ben.get_by_text("Tap the cards").click()
+    ben.get_by_role("button", name="K", exact=True).click()
+    expect(ben.get_by_role("status")).to_have_text("The tapped cards replace the 20 points typed.")
+    expect(ben.get_by_label("Points")).to_have_value("")
+    expect(ben.get_by_test_id("tally-1")).to_have_text("10")
+    ben.get_by_label("Points").fill("25")
+    expect(ben.get_by_role("status")).to_have_text("The typed points replace the tapped cards.")
+    expect(ben.get_by_test_id("tally-1")).to_have_count(0)
+    went_out(page, "Anna")
+    hand(page, "Anna").get_by_label("Points").fill("30")
+    hand(page, "Carla").get_by_label("Points").fill("30")
+    hand(page, "Dan").get_by_label("Points").fill("40")
+    page.get_by_role("button", name="Save the round").click()
+    expect(hand(page, "Anna").get_by_role("alert")).to_have_text(
+        "Anna went out and holds no cards: clear the points entered for them."
+    )
+    hand(page, "Anna").get_by_label("Points").fill("")
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
+    page.get_by_role("link", name="Score sheet").click()
+    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "25", "30", "40"])
+
+
+def test_an_impossible_total_is_refused_at_its_hand(page: Page) -> None:
+    start_game(page)
+    open_round_form(page)
+    went_out(page, "Anna")
+    hand(page, "Ben").get_by_label("Points").fill("1")
+    hand(page, "Carla").get_by_label("Points").fill("999")
+    hand(page, "Dan").get_by_label("Points").fill("40")
+    page.get_by_role("button", name="Save the round").click()
+    expect(hand(page, "Ben").get_by_role("alert")).to_have_text(
+        "No hand is worth 1: the cheapest card counts 2."
+    )
+
+
+def test_reload_mid_entry_restores_the_entry_until_it_is_saved(page: Page) -> None:
+    start_game(page)
+    open_round_form(page)
+    went_out(page, "Anna")
+    hand(page, "Ben").get_by_label("Points").fill("20")
+    carla = hand(page, "Carla")
+    carla.get_by_text("Tap the cards").click()
+    carla.get_by_role("button", name="K", exact=True).click()
+    expect(carla.get_by_test_id("tally-2")).to_have_text("10")
+    page.reload()
+    expect(page.get_by_text("Restored what you had entered on this phone")).to_be_visible()
+    expect(page.get_by_role("group", name="Who went out?").get_by_label("Anna")).to_be_checked()
+    expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
+    expect(hand(page, "Carla").get_by_test_id("tally-2")).to_have_text("10")
+    page.go_back()
+    page.go_forward()
+    expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
+    hand(page, "Dan").get_by_label("Points").fill("40")
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
+    page.goto(page.url + "/rounds/1")
+    expect(page.get_by_text("Restored what you had entered")).to_have_count(0)
+    expect(hand(page, "Carla").get_by_test_id("tally-2")).to_have_text("10")
+
+
+def test_an_offline_buy_says_not_saved_and_a_retry_records_it_once(
+    open_phone: Callable[..., Phone],
+) -> None:
+    phone = open_phone()
+    phone.allow_lost_requests()
+    page = phone.page
+    start_game(page)
+    phone.context.set_offline(True)
+    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
+    phone.context.set_offline(False)
+    buy_row(page, "Ben").get_by_role("button", name="Try again").click()
+    expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
+    expect(page.get_by_text("Not saved")).to_have_count(0)
+
+
+def test_a_retry_after_an_unclear_failure_records_once(open_phone: Callable[..., Phone]) -> None:
+    phone = open_phone()
+    phone.allow_lost_requests()
+    page = phone.page
+    start_game(page)
+
+    def reached_but_answer_lost(route: Route) -> None:
+        route.fetch()  # the server records the buy, then the answer never arrives
+        route.abort("connectionreset")
+
+    page.route("**/buys", reached_but_answer_lost, times=1)
+    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
+    buy_row(page, "Ben").get_by_role("button", name="Try again").click()
+    expect(page.get_by_text("Not saved")).to_have_count(0)
+    page.reload()
+    expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
+
+
+def test_saving_a_round_offline_keeps_the_form_and_saves_on_retry(
+    open_phone: Callable[..., Phone],
+) -> None:
+    phone = open_phone()
+    phone.allow_lost_requests()
+    page = phone.page
+    start_game(page)
+    open_round_form(page)
+    went_out(page, "Anna")
+    for name, points in (("Ben", "20"), ("Carla", "30"), ("Dan", "40")):
+        hand(page, name).get_by_label("Points").fill(points)
+    phone.context.set_offline(True)
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("alert")).to_contain_text("Not saved")
+    expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
+    phone.context.set_offline(False)
+    page.get_by_role("button", name="Try again").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
