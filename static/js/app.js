@@ -131,7 +131,7 @@ const draftKey = (form) => `scorekeeper:draft:${form.dataset.draft}`;
 function saveDraft(form) {
   const entry = {};
   for (const field of form.elements) {
-    if (!field.name || ["csrf_token", "action_id", "version", "tap"].includes(field.name)) continue;
+    if (!field.name || ["csrf_token", "action_id", "tap"].includes(field.name)) continue;
     if (field.type === "radio" && !field.checked) continue;
     entry[field.name] = field.value;
   }
@@ -142,7 +142,9 @@ function restoreDraft(form) {
   const kept = JSON.parse(localStorage.getItem(draftKey(form)) ?? "null");
   if (!kept) return;
   let changed = false;
-  for (const [name, value] of Object.entries(kept)) {
+  // The version the entry was begun on: saving it still notices another phone's change.
+  const { version, ...entry } = kept;
+  for (const [name, value] of Object.entries(entry)) {
     for (const field of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
       if (field.type === "radio") {
         if (field.value === value && !field.checked) { field.checked = true; changed = true; }
@@ -153,6 +155,7 @@ function restoreDraft(form) {
     }
   }
   if (!changed) return;
+  if (version !== undefined && form.elements.version) form.elements.version.value = version;
   const notice = document.createElement("p");
   notice.className = "note";
   notice.setAttribute("role", "status");
@@ -184,9 +187,10 @@ window.addEventListener("pageshow", (event) => {
   const form = document.querySelector("form[data-draft]");
   if (event.persisted && form) restoreDraft(form); // back/forward from the page cache
 });
-document.addEventListener("htmx:afterSettle", () => {
+document.addEventListener("htmx:afterSettle", (event) => {
   const form = document.querySelector("form[data-draft]");
-  if (!form) return;
+  // Only this phone's taps and restores change the entry; live refreshes leave it alone.
+  if (!form || event.detail.requestConfig?.verb !== "post") return;
   watchDraft(); // the form was redrawn (a tap, a refusal): keep watching and keep its state
   saveDraft(form);
 });
