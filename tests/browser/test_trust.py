@@ -260,3 +260,37 @@ def test_saving_a_round_offline_keeps_the_form_and_saves_on_retry(
     phone.context.set_offline(False)
     page.get_by_role("button", name="Try again").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
+
+
+def test_a_server_error_says_not_saved_and_keeps_the_tap(open_phone: Callable[..., Phone]) -> None:
+    phone = open_phone()
+    phone.allow(500)
+    page = phone.page
+    start_game(page)
+    page.route("**/buys", lambda route: route.fulfill(status=500, body="boom"), times=1)
+    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
+        re.compile("^Not saved: the server had a problem.")
+    )
+    buy_row(page, "Ben").get_by_role("button", name="Try again").click()
+    expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
+
+
+def test_the_stock_ends_a_may_i_round_only_on_its_second_run_out(page: Page) -> None:
+    start_game(page)
+    open_round_form(page)
+    page.get_by_label("Nobody: the stock ended the round").check()
+    for name, points in (("Anna", "20"), ("Ben", "20"), ("Carla", "30"), ("Dan", "40")):
+        hand(page, name).get_by_label("Points").fill(points)
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("group", name="Who went out?").get_by_role("alert")).to_contain_text(
+        "The stock ends the round only when it runs out a second time"
+    )
+    page.get_by_role("link", name="Back to the round").click()
+    stock = page.locator("#stock")
+    stock.get_by_role("button", name="The stock ran out").click()
+    expect(stock.get_by_test_id("run-outs")).to_have_text("The stock ran out 1 time this round.")
+    stock.get_by_role("button", name="The stock ran out").click()
+    expect(page).to_have_url(re.compile(r"/rounds/1$"))
+    page.get_by_role("link", name="Back to the round").click()
+    expect(page.locator("#buys").get_by_role("button", name="Buy")).to_have_count(0)
