@@ -180,6 +180,14 @@ def test_an_impossible_total_is_refused_at_its_hand(page: Page) -> None:
     expect(hand(page, "Ben").get_by_role("alert")).to_have_text(
         "No hand is worth 1: the cheapest card counts 2."
     )
+    hand(page, "Ben").get_by_label("Points").fill("20")
+    page.get_by_role("button", name="Save the round").click()
+    expect(hand(page, "Carla").get_by_role("alert")).to_contain_text("No hand is worth 999")
+    hand(page, "Carla").get_by_label("Points").fill("150")
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("status").filter(has_text="unusually high")).to_have_text(
+        "Carla: 150 points is unusually high for one hand. Check it."
+    )
 
 
 def test_reload_mid_entry_restores_the_entry_until_it_is_saved(page: Page) -> None:
