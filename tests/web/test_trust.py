@@ -51,3 +51,13 @@ def test_the_end_of_round_form_says_why_in_the_tables_language(table: Table, lan
     tap = {"points_1": "20", "tap": "1:K"}
     answer = table.client.post(f"{url}/tap", data=tap, headers=headers)
     assert replaced in unescape(answer.get_data(as_text=True))
+
+
+def test_the_shuffle_instruction_is_on_every_screen_until_the_round_ends(table: Table) -> None:
+    table.start(PLAYERS)
+    table.run_out(0)
+    shuffle = "Shuffle the discard pile, keep its top card, and play on."
+    for path in ("", "/stock", "/display"):
+        assert shuffle in unescape(table.page(path)), path
+    table.end_round(1, "Anna", {"Ben": 20, "Carla": 30, "Dan": 40})
+    assert shuffle not in unescape(table.page())
