@@ -12,6 +12,7 @@ from ..i18n import translate
 from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
+from ..rules.ruleset_json import ruleset_from_dict
 from . import conflicts, openapi, problems, sharing
 from .access import open_game
 from .answer_base import answer
@@ -188,8 +189,9 @@ def history_index(game_id: int) -> tuple[Response, int]:
     """List the game's changes, newest first, each as the table reads it."""
     game = open_game(game_id, change=False)
     names = tuple(seat.player.name for seat in game.seats)
+    regular = len(ruleset_from_dict(game.rules_json).rounds)
     return jsonify(
-        [Change.of(change, names).model_dump(mode="json") for change in changes(game)]
+        [Change.of(change, names, regular).model_dump(mode="json") for change in changes(game)]
     ), 200
 
 

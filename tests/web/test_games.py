@@ -323,7 +323,7 @@ def test_tapping_cards_shows_the_running_sum(table: Table) -> None:
 
 def test_tapped_cards_are_stored_with_the_hand(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 1, "Dan": 1})
+    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 5, "Dan": 5})
     with app.app_context():
         hand = db.session.scalar(select(RoundResult).where(RoundResult.seat == 1))
         assert hand is not None
@@ -360,6 +360,10 @@ def test_a_tie_on_rounds_out_is_settled_by_a_tiebreaker_round(table: Table) -> N
     page = text(table.page())
     assert "Final standings" in page
     assert "Ben went out in the tiebreaker round and wins." in page
+    sheet = text(table.page("/sheet"))
+    assert "Tiebreaker round 1: Ben went out, Anna 7" in sheet
+    assert "Tiebreaker round 1: Ben went out" in sheet.split("History")[1]
+    assert "Round 8" not in sheet
 
 
 def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> None:
@@ -369,6 +373,7 @@ def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> Non
     assert 'value="5"' in form  # the recorded hand is filled in
     response = table.end_round(3, "Anna", {"Ben": 15, "Carla": 30, "Dan": 40})
     assert response.status_code == 303
+    assert response.headers["Location"].endswith("/sheet")  # back where it was corrected
     sheet = text(table.page("/sheet"))
     assert "Round 3: Ben 5 → 15" in sheet
     assert "Total 10 35 90 120" in sheet
@@ -534,11 +539,11 @@ def test_a_rules_card_starts_a_game_with_its_rules(client: FlaskClient) -> None:
 
 def test_the_sheet_shows_tapped_cards_to_settle_a_dispute(table: Table) -> None:
     table.start(PLAYERS)
-    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 1, "Dan": 1})
+    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 5, "Dan": 5})
     assert "K 7 🃏" in text(table.page("/sheet"))
     german = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "de"})
     assert "K 7 🃏" in text(german.get_data(as_text=True))
-    table.end_round(2, "Ben", {"Anna": "Q J", "Carla": 1, "Dan": 1})
+    table.end_round(2, "Ben", {"Anna": "Q J", "Carla": 5, "Dan": 5})
     dutch = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "nl"})
     assert "V B" in text(dutch.get_data(as_text=True))
 
