@@ -29,7 +29,7 @@ translations: $(COMPILED)
 extract: install
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --width=100 \
 		-o $(TRANSLATIONS)/messages.pot .
-	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching \
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete \
 		--width=100
 	$(BIN)/python tools/english_catalog.py
 
