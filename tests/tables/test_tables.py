@@ -214,3 +214,15 @@ def test_a_page_of_games_past_any_id_is_the_first_page(client: FlaskClient) -> N
     for before in ("99999999999999999999999", "-5", "x"):
         assert client.get(f"{url}?before={before}").status_code == 200
     assert "Anna, Ben" in client.get(f"{url}?before=99999999999999999999999").get_data(as_text=True)
+
+
+def test_a_persons_page_shows_head_to_head_and_contracts(app: Flask, client: FlaskClient) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), TIED_GAME)
+    page = text(client.get(f"{url}/people/{person_id(app, 'Ben')}").get_data(as_text=True))
+    assert "Played 2 Won 1 Win rate 50%" in page
+    assert "Anna 2 1 1 0" in page  # together, ahead, behind, even
+    assert "2 books" in page and "Points per round by contract" in page
+    only_other = client.get(f"{url}/people/{person_id(app, 'Ben')}?ruleset=liverpool")
+    assert "Played 0" in text(only_other.get_data(as_text=True))
