@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, render_template, request
+from flask import Blueprint, flash, g, render_template, request
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from ..games.state import game_state, load_game
@@ -77,4 +78,10 @@ def create() -> Response | tuple[str, int]:
         done = backup.import_backup(data)
     except backup.BackupRefused as refusal:
         return render_template("tables/import.html", error=translate(refusal.message)), 422
+    added = gettext(
+        "New games: %(games)s. New people: %(people)s.",
+        games=done.games_added,
+        people=done.players_added,
+    )
+    flash(added, "info")
     return open_table_in_browser(done.table.id, done.table.edit_token)

@@ -94,6 +94,7 @@ def test_export_then_import_restores_every_fact_and_twice_adds_nothing(
     assert stored_facts(app) == before
     assert upload(client, backup).status_code == 303
     assert stored_facts(app) == before
+    assert "New games: 0. New people: 0." in client.get("/").get_data(as_text=True)
     # The link's secret is restored; its number is whatever this database gave the table.
     assert restored.headers["Location"].endswith(url.rsplit("/", 1)[1])
     assert client.get(restored.headers["Location"]).status_code == 200
