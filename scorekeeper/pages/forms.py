@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -20,6 +21,9 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
+from ..i18n import translate
+from ..rules.errors import RuleError
+from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
 
@@ -62,13 +66,31 @@ class NewGameForm(FlaskForm):
             above.data, below.data = below.data, above.data
 
     def validate_players(self, field: Field) -> None:
-        """Two to eight distinct names."""
+        """Two to eight distinct, visible names; a ninth posted name is refused, not dropped."""
         names = self.names()
         # Plain strings, not lazy ones: the template tells them from the entries' error lists.
+        if seated_beyond_table():
+            raise ValidationError(
+                gettext("At most %(count)s players sit at one table.", count=MAX_SEATS)
+            )
         if len(names) < 2:
             raise ValidationError(gettext("Enter at least two players."))
-        if len({name.casefold() for name in names}) != len(names):
+        try:
+            keys = {name_key(clean_name(name)) for name in names}
+        except RuleError as error:
+            raise ValidationError(translate(error.message)) from None
+        if len(keys) != len(names):
             raise ValidationError(gettext("Each player needs a different name."))
+
+
+def seated_beyond_table() -> bool:
+    """Whether the form posted a name for a seat past the last one (FieldList drops it)."""
+    for key, value in request.form.items(multi=True):
+        index = key.removeprefix("players-")
+        beyond = index != key and (not index.isdecimal() or int(index) >= MAX_SEATS)
+        if beyond and value.strip():
+            return True
+    return False
 
 
 class CountsField(Field):
