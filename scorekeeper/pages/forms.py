@@ -23,6 +23,7 @@ from wtforms.widgets import HiddenInput
 
 from ..i18n import translate
 from ..rules.errors import RuleError
+from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
@@ -106,7 +107,8 @@ class CountsField(Field):
         counts: dict[str, int] = {}
         for code in (valuelist[0] if valuelist else "").split():
             if code not in RANKS_BY_CODE:
-                raise ValueError(_l("Not a card: %(token)s", token=code))
+                # Translated now, with the token escaped: a lazy string would pass it raw.
+                raise ValueError(translate(msg(N_("Not a card: %(token)s"), token=code)))
             counts[code] = counts.get(code, 0) + 1
         self.data = counts
 
