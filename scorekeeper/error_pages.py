@@ -27,6 +27,8 @@ def _messages(code: int) -> tuple[str, str]:
         )
     if code == 404:
         return _("Not found"), _("There is no such page. Check the link, or ask the table.")
+    if code == 422:
+        return _("Please check the form"), _("The form holds a value it cannot take.")
     if code == 400:
         return _("Please try again"), _(
             "The form was out of date or incomplete. Reload the page and try again."
@@ -39,11 +41,13 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     if request.path.startswith("/api/") or error.code is None or error.code < 400:
         return error
     title, message = _messages(error.code)
+    if error.code == 422 and error.description:
+        message = error.description  # pages.posted.BadField names the field
     body = render_template("errors.html", title=title, message=message, hint=_hint(error.code))
     return Response(body, status=error.code, mimetype="text/html")
 
 
 def init_app(app: Flask) -> None:
     """Register the error pages."""
-    for code in (400, 403, 404, 405, 410, 413):
+    for code in (400, 403, 404, 405, 410, 413, 422):
         app.register_error_handler(code, handle_http_error)

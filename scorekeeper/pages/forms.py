@@ -18,7 +18,14 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 from wtforms.widgets import HiddenInput
 
 from ..i18n import translate
@@ -27,6 +34,7 @@ from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
+from .posted import LARGEST, TOKEN
 
 MAX_SEATS = 8
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
@@ -60,10 +68,10 @@ class NewGameForm(FlaskForm):
         """The typed names in seat order, blanks dropped."""
         return [entry.data.strip() for entry in self.players if entry.data and entry.data.strip()]
 
-    def move_up(self, index: str) -> None:
-        """Swap a player with the one seated before them."""
-        if index.isdigit() and 0 < int(index) < MAX_SEATS:
-            above, below = self.players.entries[int(index) - 1], self.players.entries[int(index)]
+    def move_up(self, index: int | None) -> None:
+        """Swap a player with the one seated before them (the first seat stays)."""
+        if index:
+            above, below = self.players.entries[index - 1], self.players.entries[index]
             above.data, below.data = below.data, above.data
 
     def validate_players(self, field: Field) -> None:
@@ -142,8 +150,10 @@ def round_form(seats: list[tuple[int, str]], allow_stock: bool, cut_bonus: bool)
             + [SelectChoice(str(seat), name) for seat, name in seats],
             default="",
         )
-        action_id = HiddenField()
-        version = IntegerField(widget=HiddenInput(), validators=[Optional()])
+        action_id = HiddenField(validators=[Optional(), Regexp(TOKEN)])
+        version = IntegerField(
+            widget=HiddenInput(), validators=[Optional(), NumberRange(0, LARGEST)]
+        )
 
     for seat, _name in seats:
         points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])

@@ -14,8 +14,9 @@ from ..models import Game, Player
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
-from .forms import NewGameForm
+from .forms import MAX_SEATS, NewGameForm
 from .links import GAME, open_in_browser, protect
+from .posted import ascii_index
 from .rendering import respond
 
 bp = Blueprint("games", __name__)
@@ -43,7 +44,7 @@ def create() -> Response:
     """Start a game, or move a player up the seat order and show the form again."""
     form = NewGameForm()
     if move := request.form.get("move", ""):
-        form.move_up(move)
+        form.move_up(ascii_index(move, MAX_SEATS))
         return _new_page(form)
     if not form.validate():
         return _new_page(form, 422)

@@ -9,8 +9,8 @@ from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
-from .changes import local_target
 from .links import remembered
+from .posted import local_target
 
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)
