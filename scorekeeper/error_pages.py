@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, render_template, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wrappers import Response
 
 
@@ -47,7 +47,13 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     return Response(body, status=error.code, mimetype="text/html")
 
 
+def untrusted_host(error: SecurityError) -> Response:
+    """A Host outside TRUSTED_HOSTS: no page can be built for it (its URLs would point there)."""
+    return Response("Bad Request: untrusted host\n", status=400, mimetype="text/plain")
+
+
 def init_app(app: Flask) -> None:
     """Register the error pages."""
+    app.register_error_handler(SecurityError, untrusted_host)
     for code in (400, 403, 404, 405, 410, 413, 422):
         app.register_error_handler(code, handle_http_error)
