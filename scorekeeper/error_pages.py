@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_babel import gettext as _
+from sqlalchemy.exc import DBAPIError, InternalError, OperationalError
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wrappers import Response
+
+from .api.problems import problem_response
+from .extensions import db
 
 
 def _hint(code: int) -> str | None:
@@ -47,6 +51,35 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     return Response(body, status=error.code, mimetype="text/html")
 
 
+# SQLSTATEs of a PostgreSQL that cannot write: read-only transaction, insufficient resources
+# (disk full, out of memory), and the server shutting down or in recovery.
+CANNOT_WRITE = ("25006", "53", "57P")
+
+
+def cannot_write(error: DBAPIError) -> bool:
+    """Whether a database error says the server cannot write now, not that the app erred."""
+    if isinstance(error, OperationalError):
+        return True  # SQLite: locked, read-only, disk full; PostgreSQL: connection lost
+    state = str(getattr(error.orig, "sqlstate", None) or "")
+    return state.startswith(CANNOT_WRITE)
+
+
+def database_unavailable(error: DBAPIError) -> Response:
+    """503 in the table's language when the database cannot write; reads go on working."""
+    db.session.rollback()
+    if not cannot_write(error):
+        raise error
+    current_app.logger.warning("The database cannot write: %s", error.orig)
+    detail = _("Could not save: the server cannot write right now. Nothing was changed.")
+    hint = _("Try again in a moment. The score sheet can still be read.")
+    headers = {"Retry-After": "5"}
+    if request.path.startswith("/api/"):
+        return problem_response(503, detail, headers=list(headers.items()))
+    title = _("Could not save")
+    body = render_template("errors.html", title=title, message=detail, hint=hint)
+    return Response(body, status=503, mimetype="text/html", headers=headers)
+
+
 def untrusted_host(error: SecurityError) -> Response:
     """A Host outside TRUSTED_HOSTS: no page can be built for it (its URLs would point there)."""
     return Response("Bad Request: untrusted host\n", status=400, mimetype="text/plain")
@@ -55,5 +88,7 @@ def untrusted_host(error: SecurityError) -> Response:
 def init_app(app: Flask) -> None:
     """Register the error pages."""
     app.register_error_handler(SecurityError, untrusted_host)
+    app.register_error_handler(OperationalError, database_unavailable)
+    app.register_error_handler(InternalError, database_unavailable)
     for code in (400, 403, 404, 405, 410, 413, 422):
         app.register_error_handler(code, handle_http_error)
