@@ -67,6 +67,13 @@ def configure(app: Flask, overrides: dict[str, object] | None) -> None:
         # Referrer-Policy: no-referrer never sends; the token and SameSite cookie suffice.
         WTF_CSRF_SSL_STRICT=False,
         MAX_CONTENT_LENGTH=256 * 1024,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        # A table starts a few games an evening; a script starting hundreds is refused.
+        RATELIMIT_NEW_GAMES="10 per minute; 100 per hour",
+        # Answers that opened no game (wrong, missing or replaced link) per client address:
+        # a phone with an old link retries a few times, a token guesser is stopped.
+        RATELIMIT_LINK_MISSES="30 per minute; 300 per hour",
     )
     if overrides is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -31,6 +31,10 @@ def _messages(code: int) -> tuple[str, str]:
         )
     if code == 404:
         return _("Not found"), _("There is no such page. Check the link, or ask the table.")
+    if code == 429:
+        return _("Too many tries"), _(
+            "This device sent too many requests in a short time. Wait a minute and try again."
+        )
     if code == 422:
         return _("Please check the form"), _("The form holds a value it cannot take.")
     if code == 400:
@@ -90,5 +94,5 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(SecurityError, untrusted_host)
     app.register_error_handler(OperationalError, database_unavailable)
     app.register_error_handler(InternalError, database_unavailable)
-    for code in (400, 403, 404, 405, 410, 413, 422):
+    for code in (400, 403, 404, 405, 410, 413, 422, 429):
         app.register_error_handler(code, handle_http_error)
