@@ -36,6 +36,7 @@ PERMISSIONS_POLICY = ", ".join(
     )
 )
 # A page or answer reached through a capability link is the link's secret: no cache keeps it.
+# The home page too: it lists this browser's game links.
 PRIVATE_PREFIXES = ("/g/", "/api/", "/games/")
 
 
@@ -46,7 +47,7 @@ def add_security_headers(response: Response) -> Response:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
-    if request.path.startswith(PRIVATE_PREFIXES):
+    if request.path == "/" or request.path.startswith(PRIVATE_PREFIXES):  # home lists links
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -81,7 +81,7 @@ def test_a_server_error_on_a_game_url_logs_no_link_token(
 
 def test_private_pages_and_the_api_are_never_cached(table: Table, client: FlaskClient) -> None:
     url = table.start(["Anna", "Ben"])
-    for path in (url, url + "/sheet", url + "/share", "/api/v1/rulesets", "/games/new"):
+    for path in (url, url + "/sheet", url + "/share", "/api/v1/rulesets", "/games/new", "/"):
         response = client.get(path)
         assert response.headers["Cache-Control"] == "no-store", path
         assert "camera=()" in response.headers["Permissions-Policy"]
