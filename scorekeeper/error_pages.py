@@ -52,7 +52,9 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     if error.code == 422 and error.description:
         message = error.description  # pages.posted.BadField names the field
     body = render_template("errors.html", title=title, message=message, hint=_hint(error.code))
-    return Response(body, status=error.code, mimetype="text/html")
+    # Keep what the error says beyond its page: Retry-After on 429, Allow on 405.
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+    return Response(body, status=error.code, mimetype="text/html", headers=headers)
 
 
 # SQLSTATEs of a PostgreSQL that cannot write: read-only transaction, insufficient resources

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
 NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
@@ -43,7 +44,7 @@ class LinkMisses:
         if request.path.startswith(LINK_PATHS) and not all(
             self.window.test(limit, self.prefix, get_remote_address()) for limit in self.limits
         ):
-            abort(429)
+            raise TooManyRequests(retry_after=60)
 
     def count(self, response: Response) -> Response:
         """Count a miss: guessing, not playing (a table reloading its game counts nothing)."""
