@@ -51,7 +51,10 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     title, message = _messages(error.code)
     if error.code == 422 and error.description:
         message = error.description  # pages.posted.BadField names the field
-    body = render_template("errors.html", title=title, message=message, hint=_hint(error.code))
+    # htmx swaps a 409 or 422 into the region that asked: a message there, not a whole page.
+    fragment = request.headers.get("HX-Request") and not request.headers.get("HX-Boosted")
+    template = "_error.html" if fragment else "errors.html"
+    body = render_template(template, title=title, message=message, hint=_hint(error.code))
     # Keep what the error says beyond its page: Retry-After on 429, Allow on 405.
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
     return Response(body, status=error.code, mimetype="text/html", headers=headers)

@@ -45,6 +45,15 @@ def test_hostile_hidden_fields_answer_422_naming_the_field(
     assert stored(table.client) == before
 
 
+def test_htmx_gets_the_refusal_as_a_message_not_a_page(table: Table) -> None:
+    table.start(["Anna", "Ben"])
+    data = {"seat": "1", "version": HUGE}
+    response = table.client.post(f"{table.url}/buys", data=data, headers={"HX-Request": "true"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert page.strip().startswith('<p class="error" role="alert">') and "“version”" in page
+
+
 @pytest.mark.parametrize(
     "data",
     [{"action_id": "x" * 65}, {"action_id": "a\x00"}, {"version": HUGE}, {"version": "²"}],
