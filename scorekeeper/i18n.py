@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from babel.lists import format_list
 from flask import Flask, current_app, request
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import get_locale, gettext, ngettext, npgettext, pgettext
 from markupsafe import Markup, escape
 
 from .extensions import babel
@@ -47,17 +47,37 @@ def _escaped(value: str) -> str:
 
 
 def _render(message: Message, quote: Quote) -> str:
-    """The message translated, each parameter localized and quoted for where it goes."""
+    """The message in its context's wording if it has one, each value quoted for its place."""
     params = {key: _localized(value, quote) for key, value in message.params.items()}
-    if message.plural is not None and message.count is not None:
+    plural = message.plural is not None and message.count is not None
+    if message.context is not None:
+        if plural:
+            worded = npgettext(
+                message.context, message.template, message.plural, message.count, **params
+            )
+        else:
+            worded = pgettext(message.context, message.template, **params)
+        if worded != _untranslated(message, params):
+            return str(worded)
+        # Untranslated in its context, a message comes back in English: use the plain words.
+    if plural:
         return str(ngettext(message.template, message.plural, message.count, **params))
     return str(gettext(message.template, **params))
+
+
+def _untranslated(message: Message, params: dict[str, object]) -> str:
+    """What gettext answers for a message missing from the catalog: its English, filled in."""
+    if message.plural is not None and message.count is not None:
+        chosen = message.template if message.count == 1 else message.plural
+        return chosen % {"num": message.count, **params}
+    return message.template % params if params else message.template
 
 
 def _localized(value: object, quote: Quote) -> object:
     """A parameter in the table's language: lists joined, nested messages translated."""
     if isinstance(value, tuple):
-        return format_list([str(quote(str(item))) for item in value], locale=str(get_locale()))
+        items = [str(_localized(item, quote)) for item in value]
+        return format_list(items, locale=str(get_locale()))
     if isinstance(value, Message):
         return _render(value, quote)
     if hasattr(value, "label"):
