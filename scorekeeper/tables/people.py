@@ -12,8 +12,8 @@ from ..games.links import new_token
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
+from ..rules.player_names import clean_name, name_key
 
-NAME_LENGTH = 40
 TABLE_NAME_LENGTH = 60
 
 
@@ -63,12 +63,12 @@ def find(table: CardTable, player_id: int) -> TablePlayer:
 def seat_people(table: CardTable, names: list[str]) -> list[TablePlayer]:
     """The table's people of these names (any case), adding whoever is new to the table."""
     # A merged spelling typed again seats the person it was merged into, not a new one.
-    by_name = {p.name.casefold(): person_of(p) for p in merged(table)}
-    by_name |= {p.name.casefold(): p for p in people(table)}
+    by_name = {name_key(p.name): person_of(p) for p in merged(table)}
+    by_name |= {name_key(p.name): p for p in people(table)}
     chosen = []
     for name in names:
-        player = by_name.get(name.casefold()) or _new_player(table, name)
-        by_name[player.name.casefold()] = player
+        player = by_name.get(name_key(name)) or _new_player(table, name)
+        by_name[name_key(player.name)] = player
         chosen.append(player)
     db.session.flush()  # a new person gets the table's id before a seat names them
     return chosen
@@ -76,7 +76,7 @@ def seat_people(table: CardTable, names: list[str]) -> list[TablePlayer]:
 
 def rename(table: CardTable, player: TablePlayer, name: str) -> None:
     """Give a person a new name, in every game of the table at once."""
-    name = _clean(name, NAME_LENGTH, "name")
+    name = _person_name(name, "name")
     _check_free(table, name, but=player)
     player.name = name
     db.session.commit()
@@ -126,7 +126,7 @@ def similar(table: CardTable) -> list[tuple[TablePlayer, TablePlayer]]:
         (a, b)
         for i, a in enumerate(found)
         for b in found[i + 1 :]
-        if _looks_alike(a.name.casefold(), b.name.casefold())
+        if _looks_alike(name_key(a.name), name_key(b.name))
     ]
 
 
@@ -149,17 +149,25 @@ def _games_of(player: TablePlayer) -> set[int]:
 
 def _new_player(table: CardTable, name: str) -> TablePlayer:
     """A person new to the table."""
-    player = TablePlayer(uid=uuid.uuid4().hex, name=_clean(name, NAME_LENGTH, "players"))
+    player = TablePlayer(uid=uuid.uuid4().hex, name=_person_name(name, "players"))
     table.players.append(player)
     return player
 
 
 def _check_free(table: CardTable, name: str, but: TablePlayer) -> None:
     """Refuse a name another person of the table already has."""
-    if any(p.name.casefold() == name.casefold() and p is not but for p in people(table)):
+    if any(name_key(p.name) == name_key(name) and p is not but for p in people(table)):
         raise RuleError(
             msg(N_("Someone at this table is already called %(name)s."), name=name), "name"
         )
+
+
+def _person_name(name: str, field: str) -> str:
+    """A person's name cleaned as every player name is (rules/player_names), refused at `field`."""
+    try:
+        return clean_name(name)
+    except RuleError as error:
+        raise RuleError(error.message, field=field) from None
 
 
 def _clean(name: str, length: int, field: str) -> str:

@@ -1,7 +1,7 @@
 """Tables: their people, their links, and the games started from them
 
 Revision ID: c3d9a41e7b20
-Revises: 1aa8908bfae1
+Revises: c7d2e4f1a9b3
 Create Date: 2026-12-01 03:30:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "c3d9a41e7b20"
-down_revision = "1aa8908bfae1"
+down_revision = "c7d2e4f1a9b3"
 branch_labels = None
 depends_on = None
 
