@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..games import house_rules
 from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
@@ -32,6 +33,7 @@ def index() -> str:
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
+        house=house_rules.all_saved(),
     )
 
 

@@ -1,0 +1,31 @@
+"""House rule sets saved under a name
+
+Revision ID: c3e5a7d2f914
+Revises: 1aa8908bfae1
+Create Date: 2026-12-01 03:20:00
+
+"""
+import sqlalchemy as sa
+from alembic import op
+
+
+# revision identifiers, used by Alembic.
+revision = 'c3e5a7d2f914'
+down_revision = '1aa8908bfae1'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.create_table('house_rules',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('name', sa.String(length=80), nullable=False),
+    sa.Column('rules_json', sa.JSON(), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint('id')
+    )
+
+
+def downgrade():
+    op.drop_table('house_rules')
