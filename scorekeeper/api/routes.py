@@ -12,7 +12,7 @@ from ..i18n import translate
 from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
-from . import conflicts, openapi, problems, sharing
+from . import conflicts, house_rules, openapi, problems, sharing
 from .access import open_game
 from .answer_base import answer
 from .answers import (
@@ -39,12 +39,16 @@ GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"
 problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
+house_rules.register(bp)
 
 
 @bp.before_request
 def require_json() -> None:
-    """Take a change only as JSON: a cross-site form cannot send it without a CORS preflight."""
-    if request.method not in ("GET", "HEAD", "OPTIONS") and not request.is_json:
+    """Take a change only as JSON: a cross-site form cannot send it without a CORS preflight.
+
+    A DELETE carries no body, and no form can send one across sites.
+    """
+    if request.method not in ("GET", "HEAD", "OPTIONS", "DELETE") and not request.is_json:
         raise Problem(415, msg(N_("Send the request body as application/json.")))
 
 

@@ -17,6 +17,7 @@ from ..rules.rules_card import rules_card, summary
 from .forms import NewGameForm
 from .links import GAME, open_in_browser, protect
 from .rendering import respond
+from .ruleset_form import encode
 
 bp = Blueprint("games", __name__)
 protect(bp)
@@ -115,4 +116,5 @@ def rules(game_id: int) -> Response:
         sections=rules_card(state.rules),
         card_summary=summary(state.rules),
         back=url_for("games.show", game_id=game_id),
+        edit_link=url_for("house_rules.new", rules=encode(state.game.rules_json)),
     )

@@ -44,7 +44,11 @@ def show(key: str) -> str:
         abort(404)
     preset = PRESETS[key]
     return render_template(
-        "rules/card.html", rules=preset, sections=rules_card(preset), card_summary=summary(preset)
+        "rules/card.html",
+        rules=preset,
+        sections=rules_card(preset),
+        card_summary=summary(preset),
+        edit_link=url_for("house_rules.new", **{"from": key}),
     )
 
 
