@@ -224,3 +224,25 @@ def test_a_games_rules_open_in_the_editor(client: FlaskClient) -> None:
     packed = encode(ruleset_to_dict(CONTRACT_RUMMY))
     page = client.get(f"/house-rules/new?rules={packed}").get_data(as_text=True)
     assert 'value="high_or_low" selected' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "New house rules"),
+        ("de", "Neue Hausregeln"),
+        ("nl", "Nieuwe huisregels"),
+        ("es", "Nuevas reglas de la casa"),
+    ],
+)
+def test_the_editor_and_its_reasons_speak_the_tables_language(
+    client: FlaskClient, language: str, words: str
+) -> None:
+    headers = {"Accept-Language": language}
+    assert words in client.get("/house-rules/new", headers=headers).get_data(as_text=True)
+    html = client.post(
+        "/house-rules/check", data=may_i_form(**{"rounds.0.deal": "0"}), headers=headers | HX
+    ).get_data(as_text=True)
+    reason = re.search(r'id="error-rounds.0.deal">([^<]*)<', html)
+    assert reason is not None
+    assert (reason.group(1) == "Deal at least one card.") == (language == "en")
