@@ -17,7 +17,10 @@ from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.validation import check_ruleset
 
 NAME_LENGTH = 80  # the name column
-KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's
+KEY_PREFIX = "house-"
+MAX_ID = (
+    2**31 - 1
+)  # the id column's range: a larger id is no saved set, on any database  # a saved set's key: "house-7" never clashes with a preset's
 
 
 def key_of(saved: HouseRules) -> str:
@@ -37,7 +40,7 @@ def all_saved() -> list[HouseRules]:
 
 def get(ruleset_id: int) -> HouseRules:
     """A saved set, or 404."""
-    saved = db.session.get(HouseRules, ruleset_id)
+    saved = db.session.get(HouseRules, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
     if saved is None:
         abort(404)
     return saved
@@ -48,7 +51,7 @@ def by_key(key: str) -> RuleSet | None:
     if key in PRESETS:
         return PRESETS[key]
     number = key.removeprefix(KEY_PREFIX)
-    if key.startswith(KEY_PREFIX) and number.isdigit() and len(number) < 10:
+    if key.startswith(KEY_PREFIX) and number.isdigit() and 0 < int(number[:12]) <= MAX_ID:
         saved = db.session.get(HouseRules, int(number))
         return None if saved is None else rules_of(saved)
     return None

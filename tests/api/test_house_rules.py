@@ -73,3 +73,9 @@ def test_problems_come_in_the_requests_language(api: Api) -> None:
     )
     problem = assert_problem(response, 422, "name")
     assert problem["errors"]["name"] != ["Must be 1 to 80 characters."]
+
+
+def test_an_id_past_the_columns_range_is_not_found(api: Api) -> None:
+    for method in ("get", "put", "delete"):
+        body = {"name": "x", "rules": "may-i"} if method == "put" else None
+        assert_problem(api.call(method, "/rulesets/saved/17031732711", body), 404)
