@@ -17,10 +17,8 @@ from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.validation import check_ruleset
 
 NAME_LENGTH = 80  # the name column
-KEY_PREFIX = "house-"
-MAX_ID = (
-    2**31 - 1
-)  # the id column's range: a larger id is no saved set, on any database  # a saved set's key: "house-7" never clashes with a preset's
+KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's
+MAX_ID = 2**31 - 1  # the id column's range: a larger id is no saved set, on any database
 
 
 def key_of(saved: HouseRules) -> str:

@@ -1,4 +1,4 @@
-"""Properties of the editor: what it saves validates, and survives JSON and its own form unchanged."""
+"""Editor properties: what it saves validates, and survives JSON and its own form unchanged."""
 
 from __future__ import annotations
 
