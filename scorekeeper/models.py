@@ -75,6 +75,7 @@ class Round(db.Model):
     run_outs: Mapped[int] = mapped_column(default=0)
     ended_by_stock: Mapped[bool] = mapped_column(default=False)
     cut_bonus_seat: Mapped[int | None]
+    down_seats: Mapped[list[int] | None] = mapped_column(JSON)  # whose contract is down, in order
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     game: Mapped[Game] = relationship(back_populates="rounds")

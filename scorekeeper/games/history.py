@@ -103,6 +103,8 @@ def reverse(game: Game, change: Change) -> None:
         record_.run_outs = (change.before or {}).get("run_outs", 0)
     elif change.kind == "result":
         restore(record_, change.before)
+    elif change.kind in ("down", "down_removed"):
+        record_.down_seats = (change.before or {}).get("down") or None
     change.undone_at = utcnow()
 
 
@@ -114,6 +116,12 @@ def describe(change: Change, names: tuple[str, ...]) -> Message:
         return msg(N_("Round %(number)s: %(name)s bought a card"), number=number, name=name)
     if change.kind == "buy_removed":
         return msg(N_("Round %(number)s: a buy by %(name)s taken back"), number=number, name=name)
+    if change.kind == "down":
+        return msg(
+            N_("Round %(number)s: %(name)s laid down the contract"), number=number, name=name
+        )
+    if change.kind == "down_removed":
+        return msg(N_("Round %(number)s: %(name)s is not down after all"), number=number, name=name)
     if change.kind == "run_out":
         return msg(N_("Round %(number)s: the stock ran out"), number=number)
     if change.kind == "undo":

@@ -37,6 +37,7 @@ class CurrentRound:
     last_buyer: int | None
     run_outs: int
     ended_by_stock: bool  # the stock ran out for the last time: everybody counts
+    down: tuple[int, ...] = ()  # whose contract is down, in the order they laid down
 
     @property
     def is_tiebreaker(self) -> bool:
@@ -233,4 +234,5 @@ def _current(
         last_buyer=record.buys[-1].seat if record and record.buys else None,
         run_outs=run_outs,
         ended_by_stock=round_ended_by_stock(rules, run_outs),
+        down=tuple(record.down_seats or ()) if record else (),
     )

@@ -1,4 +1,4 @@
-"""House rule sets saved under a name
+"""House rule sets saved under a name; who has laid down their contract in a round
 
 Revision ID: c3e5a7d2f914
 Revises: 1aa8908bfae1
@@ -25,7 +25,11 @@ def upgrade():
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('id')
     )
+    with op.batch_alter_table('round', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('down_seats', sa.JSON(), nullable=True))
 
 
 def downgrade():
+    with op.batch_alter_table('round', schema=None) as batch_op:
+        batch_op.drop_column('down_seats')
     op.drop_table('house_rules')
