@@ -10,6 +10,7 @@ def init_app(app: Flask) -> None:
     from . import (
         buys,
         changes,
+        checker,
         display,
         games,
         home,
@@ -33,6 +34,7 @@ def init_app(app: Flask) -> None:
         changes.bp,
         buys.bp,
         buys.arbiter_bp,
+        checker.bp,
         stock.bp,
         rounds.bp,
         display.bp,
