@@ -90,11 +90,27 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
         "The limit of 5 buys per game is reached."
     )
+    # A dispute: is 7♥ 7♠ 2♣ a book? With wild 2s it is.
+    checker = page.locator("#checker")
+    checker.get_by_text("Check a meld or a laydown").click()
+    checker.get_by_label("one book").check()
+    for suit, rank in (("Hearts", "7"), ("Spades", "7"), ("Clubs", "2")):
+        page.locator("#checker").get_by_label(suit).check()
+        cards_before = page.locator("#checker-cards").input_value()
+        page.locator("#checker").get_by_role("button", name=f"Add {rank}", exact=True).click()
+        expect(page.locator("#checker-cards")).not_to_have_value(cards_before)
+    expect(page.locator("#checker-cards")).to_have_value("7H 7S 2C")
+    page.locator("#checker").get_by_role("button", name="Check", exact=True).click()
+    expect(page.get_by_test_id("verdict")).to_have_text("Valid under this game's rules.")
+    # Who is down: the table marks Ben.
+    page.get_by_test_id("down-1").click()
+    expect(page.get_by_test_id("who-is-down")).to_have_text("Down: Ben.")
     no_sideways_scroll(page)
     page.screenshot(path=str(artifacts / "house-rules-round-2.png"), full_page=True)
 
     page.get_by_role("link", name=re.compile("rules", re.I)).first.click()
     card = page.locator("#rules-card")
     expect(card).to_contain_text("Friday rules")
+    expect(card).to_contain_text("The ace is low or high: A-2-3-4 or J-Q-K-A, not both.")
     expect(card.locator("tbody tr")).to_have_count(8)
     no_sideways_scroll(page)

@@ -246,3 +246,21 @@ def test_the_editor_and_its_reasons_speak_the_tables_language(
     reason = re.search(r'id="error-rounds.0.deal">([^<]*)<', html)
     assert reason is not None
     assert (reason.group(1) == "Deal at least one card.") == (language == "en")
+
+
+def test_a_played_games_card_opens_its_rules_in_the_editor(
+    client: FlaskClient, table: Table
+) -> None:
+    table.start(["Anna", "Ben", "Carla"], ruleset="liverpool")
+    card = table.page("/rules")
+    link = re.search(
+        r'href="(/house-rules/new\?rules=[^"]+)"[^>]*>Make house rules from these', card
+    )
+    assert link is not None
+    page = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert 'name="scoring.cut_bonus"' in page and 'value="50"' in page
+
+
+def test_a_presets_card_opens_it_in_the_editor(client: FlaskClient) -> None:
+    card = client.get("/rules/shanghai").get_data(as_text=True)
+    assert 'href="/house-rules/new?from=shanghai"' in card
