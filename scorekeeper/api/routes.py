@@ -32,7 +32,7 @@ from .hands import check_melds, hands_by_seat, tally
 from .openapi import documented
 from .problems import Problem
 from .reading import read, read_json
-from .requests import Action, Call, NewGame, RoundResult, RunOutReport, SeatChange
+from .requests import Action, Call, DownMark, NewGame, RoundResult, RunOutReport, SeatChange
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"
@@ -124,6 +124,17 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
     mistap = read(SeatChange, players=len(game.seats))
     actions.remove_buy(game, mistap.seat, mistap.action_id, mistap.version)
     return answer(game_now(game_id))
+
+
+@bp.post(f"{GAME}/down")
+@documented({201: Game, 200: Game}, DownMark)
+def down_create(game_id: int) -> tuple[Response, int]:
+    """Mark that a player's contract is down this round, or take the mark back."""
+    game = open_game(game_id, change=True)
+    mark = read(DownMark, players=len(game.seats))
+    before = game.version
+    actions.mark_down(game, mark.seat, mark.down, mark.action_id)
+    return answer(game_now(game_id), changed(game, before))
 
 
 @bp.post(f"{GAME}/arbiter")

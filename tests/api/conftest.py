@@ -20,6 +20,7 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.buys_create", {}, {"seat": 2}),
     ("api.buys_remove", {}, {"seat": 1}),
     ("api.arbiter_rule", {}, {"discarder": 0, "callers": [2], "record": True}),
+    ("api.down_create", {}, {"seat": 2}),
     ("api.run_outs_create", {}, {"seen": 0}),
     ("api.rounds_update", {"number": 1}, {"went_out": 0, "hands": POINTS}),
     ("api.undo_create", {}, {}),

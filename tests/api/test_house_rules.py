@@ -79,3 +79,19 @@ def test_an_id_past_the_columns_range_is_not_found(api: Api) -> None:
     for method in ("get", "put", "delete"):
         body = {"name": "x", "rules": "may-i"} if method == "put" else None
         assert_problem(api.call(method, "/rulesets/saved/17031732711", body), 404)
+
+
+def test_who_is_down_is_marked_shown_and_refuses_a_buy(api: Api) -> None:
+    rules = ruleset_to_dict(MAY_I)
+    rules["buys"]["no_buy_after_contract_down"] = True
+    api.start(ruleset=rules)
+    marked = api.ok("post", f"{api.url}/down", {"seat": 1, "action_id": "d1"}, status=201)
+    assert marked["current_round"]["down"] == [1]
+    assert api.ok("post", f"{api.url}/down", {"seat": 1, "action_id": "d1"})["version"] == 2
+    problem = assert_problem(api.buy("Ben"), 422, "seat")
+    assert problem["errors"]["seat"] == ["Nobody may buy once their contract is down."]
+    api.ok("post", f"{api.url}/down", {"seat": 1, "down": False}, status=201)
+    assert api.state()["current_round"]["down"] == []
+    assert api.buy("Ben").status_code == 201
+    assert "Round 1: Ben laid down the contract" in api.history()
+    assert_problem(api.call("post", f"{api.url}/down", {"seat": 9}), 422, "seat")

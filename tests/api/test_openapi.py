@@ -74,6 +74,8 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"/api/v1/games/{game}/buys/remove", {"seat": 1}),
         ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2, 3]}),
         ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2], "record": True}),
+        ("post", f"/api/v1/games/{game}/down", {"seat": 2}),
+        ("post", f"/api/v1/games/{game}/down", {"seat": 2, "down": False}),
         ("post", f"/api/v1/games/{game}/run-outs", {"seen": 0}),
         (
             "put",
