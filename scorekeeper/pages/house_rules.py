@@ -187,7 +187,7 @@ def import_file() -> Response:
             return _index(422, [gettext("This file is too large to be a rule set.")])
         rules = ruleset_from_json(raw.decode("utf-8"))
         house_rules.create(rules.name, rules)
-    except UnicodeDecodeError:
+    except (UnicodeDecodeError, RecursionError):  # not text, or nested past any rule set
         return _index(422, [gettext("This file is not a rule set.")])
     except RuleSetInvalid as error:
         return _index(

@@ -84,7 +84,7 @@ def decode(text: str) -> object:
         packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         unpacked = zlib.decompressobj().decompress(packed, 64_000)  # bounded: no zip bomb
         return json.loads(unpacked)
-    except (binascii.Error, zlib.error, ValueError):
+    except (binascii.Error, zlib.error, ValueError, RecursionError):
         return None
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 from io import BytesIO
 from typing import Any
 
@@ -264,3 +266,12 @@ def test_a_played_games_card_opens_its_rules_in_the_editor(
 def test_a_presets_card_opens_it_in_the_editor(client: FlaskClient) -> None:
     card = client.get("/rules/shanghai").get_data(as_text=True)
     assert 'href="/house-rules/new?from=shanghai"' in card
+
+
+def test_deeply_nested_json_is_no_rule_set(app: Flask, client: FlaskClient) -> None:
+    nested = b"[" * 50_000
+    response = client.post("/house-rules/import", data={"file": (BytesIO(nested), "r.json")})
+    assert response.status_code == 422
+    deep = base64.urlsafe_b64encode(zlib.compress(nested)).decode()
+    assert client.get(f"/house-rules/shared?r={deep}").status_code == 422
+    assert count(app, HouseRules) == 0
