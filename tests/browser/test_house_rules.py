@@ -28,7 +28,7 @@ def change(page: Page, label: str, value: str, within: str = "#editor") -> None:
         field.press("Tab")
 
 
-def build_house_rules(page: Page) -> None:
+def build_house_rules(page: Page, artifacts: Path) -> None:
     """Aces high, 5 buys per game, wild 2s worth 20, and an eighth round of a book + a run of 7."""
     page.goto("/")
     page.get_by_role("link", name="House rules: make your own").click()
@@ -59,6 +59,7 @@ def build_house_rules(page: Page) -> None:
     expect(card.locator("tbody tr")).to_have_count(8)
     expect(card).to_contain_text("Friday rules")
     no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / "house-rules-editor.png"), full_page=True)
     page.get_by_role("button", name="Save these house rules").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("House rules")
     no_sideways_scroll(page)
@@ -66,7 +67,7 @@ def build_house_rules(page: Page) -> None:
 
 def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifacts: Path) -> None:
     page.set_default_timeout(10_000)
-    build_house_rules(page)
+    build_house_rules(page, artifacts)
     page.get_by_role("link", name="Start a game").first.click()
     expect(page.get_by_label("Rule set")).to_have_value(re.compile(r"^house-\d+$"))
     for seat, name in enumerate(PLAYERS, start=1):
