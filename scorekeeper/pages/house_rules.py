@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -126,8 +126,7 @@ def create() -> Response:
     draft = Draft.of(read_form(request.form))
     if draft.rules is None:
         return _editor(draft, status=422)
-    saved = house_rules.create(draft.rules.name, draft.rules)
-    return go_to(url_for(".index", saved=saved.id))
+    return _listed(house_rules.create(draft.rules.name, draft.rules))
 
 
 @bp.get("/<int:ruleset_id>/edit")
@@ -144,8 +143,7 @@ def update(ruleset_id: int) -> Response:
     draft = Draft.of(read_form(request.form))
     if draft.rules is None:
         return _editor(draft, saved, status=422)
-    house_rules.update(saved, draft.rules.name, draft.rules)
-    return go_to(url_for(".index"))
+    return _listed(house_rules.update(saved, draft.rules.name, draft.rules))
 
 
 @bp.post("/<int:ruleset_id>/duplicate")
@@ -186,7 +184,7 @@ def import_file() -> Response:
         if len(raw) > FILE_LIMIT:
             return _index(422, [gettext("This file is too large to be a rule set.")])
         rules = ruleset_from_json(raw.decode("utf-8"))
-        house_rules.create(rules.name, rules)
+        saved = house_rules.create(rules.name, rules)
     except (UnicodeDecodeError, RecursionError):  # not text, or nested past any rule set
         return _index(422, [gettext("This file is not a rule set.")])
     except RuleSetInvalid as error:
@@ -200,7 +198,7 @@ def import_file() -> Response:
         )
     except RuleError as error:
         return _index(422, [translate(error.message)])
-    return go_to(url_for(".index"))
+    return _listed(saved)
 
 
 @bp.get("/<int:ruleset_id>/share")
@@ -237,7 +235,12 @@ def save_shared() -> Response:
     draft = Draft.of(_shared_data(request.form.get("r", "")))
     if draft.rules is None:
         abort(422)
-    house_rules.create(draft.rules.name, draft.rules)
+    return _listed(house_rules.create(draft.rules.name, draft.rules))
+
+
+def _listed(saved: HouseRules) -> Response:
+    """Back to the list, saying what was saved."""
+    flash(gettext("Saved “%(name)s”.", name=saved.name), "success")
     return go_to(url_for(".index"))
 
 

@@ -130,6 +130,7 @@ def test_save_offers_the_set_beside_the_presets_and_plays_it(
     form = may_i_form(**{"melds.aces": "high_or_low", "buys.cap_per_game": "5"})
     response = client.post("/house-rules/", data=form)
     assert response.status_code == 303
+    assert "Saved “Our rules”." in client.get(response.headers["Location"]).get_data(as_text=True)
     [(name, rules)] = saved_rules(app)
     assert name == "Our rules" and rules.buys.cap_per_game == 5
     key = rules.key
