@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from flask import abort
@@ -49,7 +50,11 @@ def by_key(key: str) -> RuleSet | None:
     if key in PRESETS:
         return PRESETS[key]
     number = key.removeprefix(KEY_PREFIX)
-    if key.startswith(KEY_PREFIX) and number.isdigit() and 0 < int(number[:12]) <= MAX_ID:
+    if (
+        key.startswith(KEY_PREFIX)
+        and re.fullmatch("[0-9]{1,10}", number)
+        and 0 < int(number) <= MAX_ID
+    ):
         saved = db.session.get(HouseRules, int(number))
         return None if saved is None else rules_of(saved)
     return None

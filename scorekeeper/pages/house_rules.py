@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,11 +113,8 @@ def new() -> Response:
 def check() -> Response:
     """Check the form as typed (and add, remove or move a round or deck rule)."""
     data = apply(read_form(request.form), request.form.get("op", ""))
-    saved = (
-        house_rules.get(int(request.form["saved"]))
-        if request.form.get("saved", "").isdigit()
-        else None
-    )
+    saved_id = request.form.get("saved", "")
+    saved = house_rules.get(int(saved_id)) if re.fullmatch("[0-9]{1,10}", saved_id) else None
     return _editor(Draft.of(data), saved)
 
 

@@ -23,6 +23,7 @@ from werkzeug.datastructures import MultiDict
 from ..rules.ruleset import RuleSet
 
 WHOLE = re.compile(r"-?[0-9]{1,9}")
+INDEX = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() also takes "²", int() not
 CHECKED = "on"  # a ticked box; each box follows a hidden "off" so an unticked one is still sent
 MIN_ROUNDS, MAX_ROUNDS = 6, 12  # the editor's range: published schedules run 6 to 12 rounds
 MAX_DECK_RULES = 6
@@ -54,7 +55,7 @@ def apply(data: Data, operation: str) -> Data:
     data = copy.deepcopy(data)
     name, _, index_text = operation.partition(":")
     rounds, decks = data.get("rounds"), data.get("decks")
-    index = int(index_text) if index_text.isdigit() else -1
+    index = int(index_text) if INDEX.fullmatch(index_text) else -1
     if isinstance(rounds, list) and rounds:
         if name == "round-add" and len(rounds) < MAX_ROUNDS:
             rounds.append(copy.deepcopy(rounds[-1]))
@@ -96,7 +97,7 @@ def _indices(form: MultiDict[str, str], path: str) -> list[int]:
     """The list items the form holds under a path, in the order of their numbers."""
     prefix = f"{path}."
     found = {key[len(prefix) :].split(".")[0] for key in form if key.startswith(prefix)}
-    return sorted(int(index) for index in found if index.isdigit() and len(index) < 4)
+    return sorted(int(index) for index in found if INDEX.fullmatch(index))
 
 
 def _number(text: str) -> object:

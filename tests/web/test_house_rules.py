@@ -276,3 +276,12 @@ def test_deeply_nested_json_is_no_rule_set(app: Flask, client: FlaskClient) -> N
     deep = base64.urlsafe_b64encode(zlib.compress(nested)).decode()
     assert client.get(f"/house-rules/shared?r={deep}").status_code == 422
     assert count(app, HouseRules) == 0
+
+
+@pytest.mark.parametrize("odd", ["²", "9" * 5000, "-1", "0"])
+def test_odd_numbers_in_keys_and_indices_are_no_server_error(client: FlaskClient, odd: str) -> None:
+    assert client.get(f"/games/new?ruleset=house-{odd}").status_code == 200
+    assert client.get(f"/house-rules/new?from=house-{odd}").status_code == 404
+    form = {**may_i_form(), "saved": [odd], "op": [f"round-up:{odd}"], f"rounds.{odd}.deal": ["9"]}
+    answered = client.post("/house-rules/check", data=form, headers=HX).status_code
+    assert answered == (404 if odd == "0" else 200)  # saved set 0 does not exist
