@@ -48,6 +48,7 @@ class CurrentRoundAnswer(Answer):
     )
     run_outs: Count
     ended_by_stock: bool
+    stock_instruction: str | None  # what the table does after the last run-out, all round long
     warnings: list[str]
 
     @classmethod
@@ -82,6 +83,7 @@ class CurrentRoundAnswer(Answer):
             down=list(current.down),
             run_outs=current.run_outs,
             ended_by_stock=current.ended_by_stock,
+            stock_instruction=translate(current.instruction) if current.instruction else None,
             warnings=[translate(warning) for warning in setup.warnings],
         )
 

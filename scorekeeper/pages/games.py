@@ -87,6 +87,15 @@ def sheet(game_id: int) -> Response:
     return respond("games/sheet.html", "games/_sheet.html", state=game_state(game), changes=changes)
 
 
+@bp.get(f"{GAME}/history")
+def history_region(game_id: int) -> Response:
+    """The history alone, for a live refresh of the sheet on every phone (view links too)."""
+    game = load_game(game_id)
+    changes = history.changes(game)
+    state = game_state(game)
+    return respond("games/sheet.html", "games/_history.html", state=state, changes=changes)
+
+
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
     """Answer 204 while the game is unchanged, else announce the change to the page."""

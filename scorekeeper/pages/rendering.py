@@ -34,7 +34,10 @@ def after_change(location: str, page: str, fragment: str, **context: Any) -> Res
     """Post/redirect/get for plain forms; for htmx, the fresh fragment and a change event."""
     if not wants_fragment():
         return redirect(location, code=303)
-    return respond(page, fragment, trigger="game-changed", **context)
+    response = respond(page, fragment, trigger="game-changed", **context)
+    # The page's forms outside the fragment (undo) follow this phone's own change: app.js.
+    response.headers["Game-Version"] = str(context["state"].game.version)
+    return response
 
 
 def go_to(location: str) -> Response:

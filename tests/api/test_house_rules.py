@@ -43,6 +43,7 @@ def test_a_game_keeps_its_copy_when_the_saved_set_changes(api: Api) -> None:
 def test_a_bad_rule_set_is_refused_at_its_field_and_nothing_is_saved(api: Api) -> None:
     rules = ruleset_to_dict(MAY_I)
     rules["rounds"][0]["deal"] = 3
+    rules["buys"]["cap_per_round"] = 0  # no buy brings the cards the deal lacks
     problem = assert_problem(
         api.call("post", "/rulesets/saved", {"name": "Bad", "rules": rules}),
         422,

@@ -64,9 +64,9 @@ def build_house_rules(page: Page, artifacts: Path) -> None:
     change(page, "Runs", "1", within="#round-8")
     change(page, "Cards per run", "7", within="#round-8")
     # A deal too small for the contract is refused at its field, with the reason.
-    change(page, "Cards dealt", "8", within="#round-8")
+    change(page, "Cards dealt", "2", within="#round-8")
     expect(round_8.get_by_role("alert")).to_contain_text(
-        "8 cards plus one draw cannot make a contract of 10 cards."
+        "2 cards, one draw and 6 cards from buys cannot make a contract of 10 cards."
     )
     change(page, "Cards dealt", "12", within="#round-8")
     expect(round_8.get_by_role("alert")).to_have_count(0)

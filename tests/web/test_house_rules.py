@@ -64,7 +64,7 @@ def test_an_unknown_start_is_not_found(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [
-        ("rounds.0.deal", "4", "4 cards plus one draw cannot make a contract of 6 cards."),
+        ("rounds.6.deal", "4", "4 cards, one draw and 6 cards from buys cannot make a contract"),
         ("scoring.values.K", "-5", "Must be at least 0."),
         ("buys.cap_per_game", "many", "Must be a whole number."),
         ("rounds.6.deal", "60", "need 481 cards with the up-card"),
