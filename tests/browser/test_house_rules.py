@@ -90,6 +90,9 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     page.get_by_label("First dealer").select_option(label="Seat 1")
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 1 of 8")
+    header = page.locator("#round-header")
+    expect(header).to_contain_text("At most 5 buys per game.")
+    expect(header).to_contain_text("2s are wild; a 2 left in hand counts 20.")
 
     # Five buys in the game: three in round 1, two in round 2; the sixth is refused.
     for shows in ("2 buys left (1/3)", "1 buy left (2/3)", "0 buys left (3/3)"):
@@ -127,6 +130,12 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     page.get_by_role("link", name=re.compile("rules", re.I)).first.click()
     card = page.locator("#rules-card")
     expect(card).to_contain_text("Friday rules")
-    expect(card).to_contain_text("The ace is low or high: A-2-3-4 or J-Q-K-A, not both.")
+    for line in (
+        "The ace is low or high: A-2-3-4 or J-Q-K-A, not both.",
+        "At most 5 buys per game.",
+        "Every 2 is wild as well; a 2 left in hand counts 20.",
+    ):
+        expect(card).to_contain_text(line)
+    expect(card.locator("tbody tr").nth(7)).to_contain_text("1 book + 1 run of 7")
     expect(card.locator("tbody tr")).to_have_count(8)
     no_sideways_scroll(page)
