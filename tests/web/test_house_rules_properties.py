@@ -1,4 +1,4 @@
-"""Editor properties: what it saves validates, and survives JSON and its own form unchanged."""
+"""Editor properties: what it saves validates, round-trips JSON and its form, is on its card."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from scorekeeper.rules.ruleset_json import (
     ruleset_to_json,
 )
 from scorekeeper.rules.validation import validate_ruleset
+from tests.rules.test_rules_card import expected_phrases
 
+from .test_games import text
 from .test_house_rules import form_of
 
 
@@ -121,3 +123,6 @@ def test_what_the_editor_saves_validates_and_round_trips(
     page = client.get(f"/house-rules/{saved.id}/edit").get_data(as_text=True)
     shown = read_form(editor_form(page)) | {"key": "house"}
     assert shown == stored
+    card = text(page.split('id="house-card"', 1)[1])
+    for phrase in expected_phrases(rules):  # each setting that differs from the standard
+        assert phrase in card, phrase
