@@ -20,7 +20,10 @@ class Player(db.Model):
     """A person who has sat at a table; names are offered again in later games."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # The name as rules/player_names.name_key folds it: one player per key on every database
+    # (SQLite's lower() folds ASCII only, so "Ömer" and "ömer" would be two players there).
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from ..games.state import CurrentRound, GameState
-from ..i18n import translate
+from ..i18n import translate_text
 from ..models import Round
 from ..rules.table import describe_contract
 from .answer_base import Answer, Count, Score
@@ -65,7 +65,7 @@ class CurrentRoundAnswer(Answer):
                 book_length=contract.book_length,
                 run_length=contract.run_length,
             ),
-            contract_text=" + ".join(translate(part) for part in describe_contract(contract)),
+            contract_text=" + ".join(translate_text(part) for part in describe_contract(contract)),
             deal=setup.deal,
             final_discard=setup.final_discard,
             decks=setup.decks,
@@ -83,8 +83,10 @@ class CurrentRoundAnswer(Answer):
             down=list(current.down),
             run_outs=current.run_outs,
             ended_by_stock=current.ended_by_stock,
-            stock_instruction=translate(current.instruction) if current.instruction else None,
-            warnings=[translate(warning) for warning in setup.warnings],
+            stock_instruction=(
+                translate_text(current.instruction) if current.instruction else None
+            ),
+            warnings=[translate_text(warning) for warning in setup.warnings],
         )
 
 

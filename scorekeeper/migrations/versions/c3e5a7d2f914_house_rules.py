@@ -1,7 +1,7 @@
 """House rule sets saved under a name; who has laid down their contract in a round
 
 Revision ID: c3e5a7d2f914
-Revises: 1aa8908bfae1
+Revises: c7d2e4f1a9b3
 Create Date: 2026-12-01 03:20:00
 
 """
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'c3e5a7d2f914'
-down_revision = '1aa8908bfae1'
+down_revision = 'c7d2e4f1a9b3'
 branch_labels = None
 depends_on = None
 
