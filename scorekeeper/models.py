@@ -135,6 +135,7 @@ class Round(db.Model):
     run_outs: Mapped[int] = mapped_column(default=0)
     ended_by_stock: Mapped[bool] = mapped_column(default=False)
     cut_bonus_seat: Mapped[int | None]
+    down_seats: Mapped[list[int] | None] = mapped_column(JSON)  # whose contract is down, in order
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     game: Mapped[Game] = relationship(back_populates="rounds")
@@ -197,6 +198,16 @@ class RetiredLink(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     token: Mapped[str] = mapped_column(String(64))
     retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class HouseRules(db.Model):
+    """A table's own rule set, saved under a name; a game copies it, so later edits spare it."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def person_of(player: TablePlayer) -> TablePlayer:

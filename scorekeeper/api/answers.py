@@ -14,7 +14,17 @@ from ..rules.ruleset import RuleSet
 from .answer_base import Answer, Count, Timestamp
 from .game_answers import Game, iso
 
-ChangeKind = Literal["create", "buy", "buy_removed", "run_out", "result", "undo", "rotate_link"]
+ChangeKind = Literal[
+    "create",
+    "buy",
+    "buy_removed",
+    "down",
+    "down_removed",
+    "run_out",
+    "result",
+    "undo",
+    "rotate_link",
+]
 MeldKind = Literal["book", "run"]
 
 

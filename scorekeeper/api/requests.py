@@ -93,6 +93,12 @@ class SeatChange(Action):
     seat: Seat
 
 
+class DownMark(SeatChange):
+    """Mark that a player's contract is down this round (down: false takes the mark back)."""
+
+    down: StrictBool = True
+
+
 class Call(Action):
     """Callers for a discard; with record, the buy is recorded when it is one."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from ..games.state import CurrentRound, GameState
 from ..i18n import translate_text
 from ..models import Round
@@ -41,6 +43,9 @@ class CurrentRoundAnswer(Answer):
     buy_cap: Count | None
     buys: list[SeatBuys]
     last_buyer: Count | None
+    down: list[Count] = Field(
+        description="Whose contract is down this round, in the order laid down."
+    )
     run_outs: Count
     ended_by_stock: bool
     stock_instruction: str | None  # what the table does after the last run-out, all round long
@@ -75,6 +80,7 @@ class CurrentRoundAnswer(Answer):
                 for seat in current.seats
             ],
             last_buyer=current.last_buyer,
+            down=list(current.down),
             run_outs=current.run_outs,
             ended_by_stock=current.ended_by_stock,
             stock_instruction=(

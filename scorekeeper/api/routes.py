@@ -13,7 +13,7 @@ from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
 from ..rules.ruleset_json import ruleset_from_dict
-from . import conflicts, openapi, problems, sharing
+from . import conflicts, house_rules, openapi, problems, sharing
 from .access import open_game
 from .answer_base import answer
 from .answers import (
@@ -33,19 +33,23 @@ from .hands import check_melds, hands_by_seat, tally
 from .openapi import documented
 from .problems import Problem
 from .reading import read, read_json
-from .requests import Action, Call, NewGame, RoundResult, RunOutReport, SeatChange
+from .requests import Action, Call, DownMark, NewGame, RoundResult, RunOutReport, SeatChange
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"
 problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
+house_rules.register(bp)
 
 
 @bp.before_request
 def require_json() -> None:
-    """Take a change only as JSON: a cross-site form cannot send it without a CORS preflight."""
-    if request.method not in ("GET", "HEAD", "OPTIONS") and not request.is_json:
+    """Take a change only as JSON: a cross-site form cannot send it without a CORS preflight.
+
+    A DELETE carries no body, and no form can send one across sites.
+    """
+    if request.method not in ("GET", "HEAD", "OPTIONS", "DELETE") and not request.is_json:
         raise Problem(415, msg(N_("Send the request body as application/json.")))
 
 
@@ -121,6 +125,17 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
     mistap = read(SeatChange, players=len(game.seats))
     actions.remove_buy(game, mistap.seat, mistap.action_id, mistap.version)
     return answer(game_now(game_id))
+
+
+@bp.post(f"{GAME}/down")
+@documented({201: Game, 200: Game}, DownMark)
+def down_create(game_id: int) -> tuple[Response, int]:
+    """Mark that a player's contract is down this round, or take the mark back."""
+    game = open_game(game_id, change=True)
+    mark = read(DownMark, players=len(game.seats))
+    before = game.version
+    actions.mark_down(game, mark.seat, mark.down, mark.action_id)
+    return answer(game_now(game_id), changed(game, before))
 
 
 @bp.post(f"{GAME}/arbiter")

@@ -115,6 +115,7 @@ def record_buy(
         current.buys[seat],
         bought_above=bought_above,
         game_buys_used_by_player=_game_buys(state, seat),
+        contract_down=seat in current.down,
     )
     if refusal is not None:
         raise RuleError(refusal, field="seat")
@@ -142,6 +143,29 @@ def remove_buy(
         raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
     record_.buys.remove(mine[-1])
     history.record(game, "buy_removed", action_id, round_number=current.number, seat=seat)
+    db.session.commit()
+
+
+def mark_down(game: Game, seat: int, down: bool, action_id: str | None = None) -> None:
+    """Mark that a player's contract is down this round, or take the mark back (a mis-tap)."""
+    if history.already_done(game, action_id):
+        return
+    _, current = _playing(game, seat)
+    if (seat in current.down) == down:
+        return  # another phone marked it already: nothing to change
+    record_ = round_record(game, current)
+    before = list(current.down)
+    after = [*before, seat] if down else [s for s in before if s != seat]
+    record_.down_seats = after
+    history.record(
+        game,
+        "down" if down else "down_removed",
+        action_id,
+        round_number=current.number,
+        seat=seat,
+        before={"down": before},
+        after={"down": after},
+    )
     db.session.commit()
 
 

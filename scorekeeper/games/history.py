@@ -103,6 +103,8 @@ def reverse(game: Game, change: Change) -> None:
         record_.run_outs = (change.before or {}).get("run_outs", 0)
     elif change.kind == "result":
         restore(record_, change.before)
+    elif change.kind in ("down", "down_removed"):
+        record_.down_seats = (change.before or {}).get("down") or None
     change.undone_at = utcnow()
 
 
@@ -114,6 +116,10 @@ def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Mes
         return msg(N_("%(round)s: %(name)s bought a card"), round=label, name=name)
     if change.kind == "buy_removed":
         return msg(N_("%(round)s: a buy by %(name)s taken back"), round=label, name=name)
+    if change.kind == "down":
+        return msg(N_("%(round)s: %(name)s laid down the contract"), round=label, name=name)
+    if change.kind == "down_removed":
+        return msg(N_("%(round)s: %(name)s is not down after all"), round=label, name=name)
     if change.kind == "run_out":
         return msg(N_("%(round)s: the stock ran out"), round=label)
     if change.kind == "undo":

@@ -46,6 +46,7 @@ def rule_on_call(
         turn_player_draws=turn_player_draws,
         bought_above=None if bought_above is None else local[bought_above],
         game_buys_used={local[seat]: used for seat, used in game_buys.items()},
+        contract_down=[local[seat] for seat in current.down if seat in local],
     )
     return BuyRuling(
         winner=None if ruling.winner is None else seats[ruling.winner],

@@ -39,6 +39,7 @@ class CurrentRound:
     run_outs: int
     ended_by_stock: bool  # the stock ran out for the last time: everybody counts
     instruction: Message | None  # what the table does after the last run-out, until the round ends
+    down: tuple[int, ...] = ()  # whose contract is down, in the order they laid down
 
     @property
     def is_tiebreaker(self) -> bool:
@@ -236,4 +237,5 @@ def _current(
         run_outs=run_outs,
         ended_by_stock=round_ended_by_stock(rules, run_outs),
         instruction=standing_instruction(rules, run_outs),
+        down=tuple(record.down_seats or ()) if record else (),
     )

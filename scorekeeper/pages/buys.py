@@ -62,6 +62,19 @@ def remove(game_id: int) -> Response:
     return _changed(game_state(game))
 
 
+@bp.post("/down")
+def down(game_id: int) -> Response:
+    """Mark that a player's contract is down this round, or take the mark back."""
+    game, seat = load_game(game_id), posted_seat()
+    try:
+        actions.mark_down(
+            game, seat, request.form.get("down") == "1", request.form.get("action_id")
+        )
+    except RuleError as error:
+        return _refused(game_state(load_game(game_id)), seat, error)
+    return _changed(game_state(game))
+
+
 def _refused(state: GameState, seat: int, error: RuleError) -> Response:
     """The buys region with the refusal at the player it names."""
     errors = field_errors(error)

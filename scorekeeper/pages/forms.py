@@ -28,6 +28,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput
 
+from ..games import house_rules
 from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
@@ -59,6 +60,9 @@ class NewGameForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.first_dealer.choices = [SelectChoice("", _l("Cut for deal: the app picks"))] + [
             SelectChoice(str(i), _l("Seat %(number)s", number=i + 1)) for i in range(MAX_SEATS)
+        ]
+        self.ruleset.choices = [*self.ruleset.choices] + [  # type: ignore[misc]
+            SelectChoice(house_rules.key_of(saved), saved.name) for saved in house_rules.all_saved()
         ]
         self.decks.choices = [SelectChoice("", _l("As the rules say"))] + [
             SelectChoice(str(n)) for n in (3, 4)

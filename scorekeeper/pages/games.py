@@ -6,17 +6,18 @@ from flask import Blueprint, request, url_for
 from werkzeug.wrappers import Response
 
 from ..extensions import db
-from ..games import actions, history
+from ..games import actions, history, house_rules
 from ..games.state import game_state, load_game
 from ..i18n import translate
 from ..models import Game, person_of
 from ..rules.errors import RuleError
-from ..rules.presets import PRESETS
+from ..rules.messages import N_, msg
 from ..rules.rules_card import rules_card, summary
 from .forms import MAX_SEATS, NewGameForm
 from .links import GAME, open_in_browser, openable_games, protect
 from .posted import ascii_index
 from .rendering import respond
+from .ruleset_form import encode
 
 bp = Blueprint("games", __name__)
 protect(bp)
@@ -36,7 +37,7 @@ def _new_page(form: NewGameForm, status: int = 200) -> Response:
 def new() -> Response:
     """Show the form to start a game, with a rule set chosen from its rules card."""
     form = NewGameForm()
-    if request.args.get("ruleset") in PRESETS:
+    if house_rules.by_key(request.args.get("ruleset", "")) is not None:
         form.ruleset.data = request.args["ruleset"]
     return _new_page(form)
 
@@ -53,7 +54,10 @@ def create() -> Response:
     first = int(form.first_dealer.data) if form.first_dealer.data else None
     decks = int(form.decks.data) if form.decks.data else None
     try:
-        game = actions.create_game(PRESETS[form.ruleset.data], form.names(), first, decks)
+        rules = house_rules.by_key(form.ruleset.data)
+        if rules is None:  # deleted on another phone since the form was shown
+            raise RuleError(msg(N_("There is no rule set %(key)s."), key=form.ruleset.data))
+        game = actions.create_game(rules, form.names(), first, decks)
     except RuleError as error:
         form.form_errors.append(translate(error.message))
         return _new_page(form, 422)
@@ -126,4 +130,5 @@ def rules(game_id: int) -> Response:
         sections=rules_card(state.rules),
         card_summary=summary(state.rules),
         back=url_for("games.show", game_id=game_id),
+        edit_link=url_for("house_rules.new", rules=encode(state.game.rules_json)),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..games import house_rules
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
@@ -33,6 +34,7 @@ def index() -> str:
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
+        house=house_rules.all_saved(),
         tables=known_tables(table_tokens),
         table_tokens=table_tokens,
     )
@@ -45,7 +47,11 @@ def show(key: str) -> str:
         abort(404)
     preset = PRESETS[key]
     return render_template(
-        "rules/card.html", rules=preset, sections=rules_card(preset), card_summary=summary(preset)
+        "rules/card.html",
+        rules=preset,
+        sections=rules_card(preset),
+        card_summary=summary(preset),
+        edit_link=url_for("house_rules.new", **{"from": key}),
     )
 
 

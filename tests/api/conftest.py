@@ -12,7 +12,7 @@ from werkzeug.test import TestResponse
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
 SAFE = {"GET", "HEAD", "OPTIONS"}
-URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i"}
+URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i", "ruleset_id": 1}
 POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:
 # (endpoint, URL values, body). Tests check this covers every such route in the URL map.
@@ -20,6 +20,7 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.buys_create", {}, {"seat": 2}),
     ("api.buys_remove", {}, {"seat": 1}),
     ("api.arbiter_rule", {}, {"discarder": 0, "callers": [2], "record": True}),
+    ("api.down_create", {}, {"seat": 2}),
     ("api.run_outs_create", {}, {"seen": 0}),
     ("api.rounds_update", {"number": 1}, {"went_out": 0, "hands": POINTS}),
     ("api.undo_create", {}, {}),

@@ -74,6 +74,8 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"/api/v1/games/{game}/buys/remove", {"seat": 1}),
         ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2, 3]}),
         ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2], "record": True}),
+        ("post", f"/api/v1/games/{game}/down", {"seat": 2}),
+        ("post", f"/api/v1/games/{game}/down", {"seat": 2, "down": False}),
         ("post", f"/api/v1/games/{game}/run-outs", {"seen": 0}),
         (
             "put",
@@ -98,6 +100,15 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", "/api/v1/tally", {"counts": {"K": 1}}),
         ("post", "/api/v1/melds/check", {"round": 1, "melds": [["9S", "9H", "9S"], "KC KD JK"]}),
         ("post", "/api/v1/melds/check", {"meld": "9S 9H", "kind": "book", "round": None}),
+        ("get", "/api/v1/rulesets/saved", None),
+        ("post", "/api/v1/rulesets/saved", {"name": "Ours", "rules": "aces-high"}),
+        ("post", "/api/v1/rulesets/saved", {"name": "", "rules": "aces-high"}),
+        ("get", "/api/v1/rulesets/saved/1", None),
+        ("put", "/api/v1/rulesets/saved/1", {"name": "Ours too", "rules": "may-i"}),
+        ("get", "/api/v1/rulesets/saved/999", None),
+        ("post", "/api/v1/rulesets/validate", {"rules": "may-i"}),
+        ("post", "/api/v1/rulesets/validate", {"rules": {"key": "x"}}),
+        ("delete", "/api/v1/rulesets/saved/1", None),
     ]
     statuses, routes = set(), set()
     for method, url, body in calls:

@@ -38,6 +38,7 @@ def html_post_urls(app: Flask, token: str) -> list[str]:
     """Every POST route of the HTML blueprints, filled in for game 1 and round 1."""
     fill = {"<int:game_id>": "1", "<token>": token, "<int:number>": "1", "<role>": "view"}
     fill |= {"<int:table_id>": "1", "<int:player_id>": "1"}
+    fill["<int:ruleset_id>"] = "1"  # a saved house rule set
     urls = []
     for rule in app.url_map.iter_rules():
         if "POST" in (rule.methods or ()) and not rule.rule.startswith("/api/"):

@@ -1,7 +1,7 @@
 """Tables: their people, their links, and the games started from them
 
 Revision ID: c3d9a41e7b20
-Revises: c7d2e4f1a9b3
+Revises: c3e5a7d2f914
 Create Date: 2026-12-01 03:30:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "c3d9a41e7b20"
-down_revision = "c7d2e4f1a9b3"
+down_revision = "c3e5a7d2f914"
 branch_labels = None
 depends_on = None
 
