@@ -49,6 +49,7 @@ test: check translations
 
 bench: install
 	$(BIN)/python bench/idle_page.py
+	$(BIN)/python bench/record_pages.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.
 lighthouse: install translations

@@ -9,7 +9,7 @@ from sqlalchemy import event, select
 from sqlalchemy.engine import Connection
 
 from .extensions import db
-from .models import Game
+from .models import CardTable, Game
 
 IMMEDIATE = "scorekeeper_immediate"  # execution option: take SQLite's write lock at BEGIN
 
@@ -42,6 +42,14 @@ def lock_game(game_id: int) -> None:
         db.session.connection(execution_options={IMMEDIATE: True})
         return
     db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+
+
+def lock_table(table_id: int) -> None:
+    """Serialize changes to one table's people, as lock_game does for a game."""
+    if db.engine.dialect.name == "sqlite":
+        db.session.connection(execution_options={IMMEDIATE: True})
+        return
+    db.session.execute(select(CardTable.id).where(CardTable.id == table_id).with_for_update())
 
 
 def lock_writes() -> None:

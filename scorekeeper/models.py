@@ -1,11 +1,11 @@
-"""Facts about games: who sat where, who dealt, each buy, each hand. Never a stored total."""
+"""Facts about tables and games: who sat where, who dealt, each buy, each hand. Never a total."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -27,10 +27,56 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class CardTable(db.Model):
+    """A group that plays together, with its own private links, people and games."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uid: Mapped[str] = mapped_column(String(32), unique=True)  # names it in a backup
+    name: Mapped[str] = mapped_column(String(60))
+    edit_token: Mapped[str] = mapped_column(String(64))
+    view_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[TablePlayer]] = relationship(
+        back_populates="table", order_by="TablePlayer.id", cascade="all, delete-orphan"
+    )
+
+
+class TablePlayer(db.Model):
+    """A person of a table; merged into another when the same person was typed two ways."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("card_table.id", ondelete="CASCADE"), index=True
+    )
+    uid: Mapped[str] = mapped_column(String(32), unique=True)  # names them in a backup
+    name: Mapped[str] = mapped_column(String(40))
+    # The merge is kept as a fact, not applied to the seats, so that it can be undone.
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("table_player.id"))
+    merged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[CardTable] = relationship(back_populates="players")
+
+
+class RetiredTableLink(db.Model):
+    """A table link that was replaced, so its holder learns why it stopped working."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("card_table.id", ondelete="CASCADE"), index=True
+    )
+    token: Mapped[str] = mapped_column(String(64))
+    retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Game(db.Model):
     """One game, with a frozen copy of the rule set it started with."""
 
+    __table_args__ = (Index("ix_game_table_newest", "table_id", "id"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("card_table.id", ondelete="CASCADE"))
     rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
     first_dealer: Mapped[int]
     dealer_was_cut: Mapped[bool] = mapped_column(default=False)  # the app drew the first dealer
@@ -59,10 +105,21 @@ class Seat(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     position: Mapped[int]
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    # A game without a table seats a remembered name; a table's game seats one of its people.
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    table_player_id: Mapped[int | None] = mapped_column(ForeignKey("table_player.id"), index=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    player: Mapped[Player] = relationship(lazy="joined")
+    player: Mapped[Player | None] = relationship(lazy="joined")
+    table_player: Mapped[TablePlayer | None] = relationship(lazy="joined")
+
+    @property
+    def name(self) -> str:
+        """The name shown at this seat: the table person's current name, after any merge."""
+        if self.table_player is not None:
+            return person_of(self.table_player).name
+        assert self.player is not None  # every seat has one or the other
+        return self.player.name
 
 
 class Round(db.Model):
@@ -151,3 +208,12 @@ class HouseRules(db.Model):
     rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def person_of(player: TablePlayer) -> TablePlayer:
+    """Who a table player is after merges: the one they were merged into, followed to the end."""
+    seen = {player.id}
+    while player.merged_into_id is not None and player.merged_into_id not in seen:
+        seen.add(player.merged_into_id)
+        player = db.session.get_one(TablePlayer, player.merged_into_id)
+    return player

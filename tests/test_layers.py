@@ -31,6 +31,7 @@ LAYERS = {
     **dict.fromkeys(["extensions", "config", "database", "models", "i18n"], INFRASTRUCTURE),
     "migrations": INFRASTRUCTURE,
     "games": SERVICE,
+    "tables": SERVICE,
     "pages": PAGES,
     "api": API,
     **dict.fromkeys(["__init__", "cli", "security", "error_pages", "rate_limits"], APP),

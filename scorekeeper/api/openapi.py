@@ -12,6 +12,7 @@ from flask import Flask
 from pydantic import TypeAdapter
 from werkzeug.routing import AnyConverter, IntegerConverter, Rule
 
+from ..tables.backup_format import Backup
 from .answers import Conflict, Problem
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -87,6 +88,8 @@ def _document(app: Flask) -> Schema:
     for rule, method in api_rules(app):
         path = paths.setdefault(openapi_path(rule.rule), {})
         path[method.lower()] = _operation(app, rule, method, schemas)
+    # Not an API answer but a file (a table's backup): described here so programs can read it.
+    schemas.ref(Backup, "validation")
     return {
         "openapi": "3.1.0",
         "info": {"title": "Scorekeeper API", "version": "1", "description": DESCRIPTION},

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..database import lock_writes
 from ..extensions import db
-from ..models import Buy, Game, Player, Round, Seat
+from ..models import Buy, Game, Player, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
@@ -27,17 +27,22 @@ CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
 
 
 def create_game(
-    rules: RuleSet, names: Sequence[str], first_dealer: int | None, decks: int | None = None
+    rules: RuleSet,
+    names: Sequence[str],
+    first_dealer: int | None,
+    decks: int | None = None,
+    people: Sequence[TablePlayer] = (),
 ) -> Game:
     """Seat the players in order and pick the first dealer, at random when the table cuts.
 
+    Given a table's `people` (one per name), the game belongs to their table and seats them.
     Two phones naming the same new player at once: the second insert breaks the unique name
     key (PostgreSQL), so it starts over once and finds the player the first one made.
     """
     names = clean_names(names)
     for attempt in (1, 2):
         try:
-            return _create_game(rules, names, first_dealer, decks)
+            return _create_game(rules, names, first_dealer, decks, people)
         except IntegrityError:
             db.session.rollback()
             if attempt == 2:
@@ -60,7 +65,11 @@ def clean_names(names: Sequence[str]) -> list[str]:
 
 
 def _create_game(
-    rules: RuleSet, names: list[str], first_dealer: int | None, decks: int | None
+    rules: RuleSet,
+    names: list[str],
+    first_dealer: int | None,
+    decks: int | None,
+    people: Sequence[TablePlayer],
 ) -> Game:
     """One attempt at creating the game, holding the write lock before reading players."""
     lock_writes()
@@ -75,7 +84,11 @@ def _create_game(
         view_token=links.new_token(),
     )
     game.decks = decks
-    game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
+    if people:
+        game.table_id = people[0].table_id
+        game.seats = [Seat(position=i, table_player=p) for i, p in enumerate(people)]
+    else:
+        game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
     db.session.add(game)
     db.session.flush()
     history.record(game, "create", None, after={"players": list(names)})
@@ -189,7 +202,7 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
     newer = [] if base_version is None else history.changes_since(game, base_version)
     if newer:
-        names = tuple(s.player.name for s in game.seats)
+        names = tuple(s.name for s in game.seats)
         regular = len(ruleset_from_dict(game.rules_json).rounds)
         what = history.describe(newer[-1], names, regular)
         message = msg(

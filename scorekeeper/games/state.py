@@ -99,7 +99,7 @@ class GameState:
         return Counter(buy.seat for buy in record.buys) if record else Counter()
 
 
-_WITH_FACTS = (
+WITH_FACTS = (
     selectinload(Game.seats).joinedload(Seat.player),
     selectinload(Game.rounds).selectinload(Round.results),
     selectinload(Game.rounds).selectinload(Round.buys),
@@ -108,7 +108,7 @@ _WITH_FACTS = (
 
 def load_game(game_id: int) -> Game:
     """The game with its seats, rounds, results and buys, in a fixed number of queries."""
-    query = select(Game).where(Game.id == game_id).options(*_WITH_FACTS)
+    query = select(Game).where(Game.id == game_id).options(*WITH_FACTS)
     game = db.session.scalars(query).one_or_none()
     if game is None:
         abort(404)
@@ -121,15 +121,15 @@ def recent_games(game_ids: Collection[int]) -> list[GameState]:
         select(Game)
         .where(Game.id.in_(list(game_ids)))
         .order_by(Game.updated_at.desc())
-        .options(*_WITH_FACTS)
+        .options(*WITH_FACTS)
     )
     return [game_state(game) for game in db.session.scalars(query)]
 
 
-def game_state(game: Game) -> GameState:
-    """Read a loaded game's facts through the rules engine."""
-    rules = ruleset_from_dict(game.rules_json)
-    names = tuple(seat.player.name for seat in game.seats)
+def game_state(game: Game, rules: RuleSet | None = None) -> GameState:
+    """Read a loaded game's facts through the rules engine (`rules`: its rule set, if read)."""
+    rules = rules or ruleset_from_dict(game.rules_json)
+    names = tuple(seat.name for seat in game.seats)
     rounds = {record.number: record for record in game.rounds}
     outcomes = _outcomes(rules, rounds, len(names))
     tiebreakers = _tiebreakers(rules, rounds)

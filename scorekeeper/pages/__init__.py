@@ -12,13 +12,17 @@ def init_app(app: Flask) -> None:
         changes,
         checker,
         display,
+        exports,
         games,
         home,
         house_rules,
         install,
         links,
+        people,
         rounds,
         stock,
+        table_links,
+        tables,
         template_helpers,
     )
 
@@ -38,6 +42,12 @@ def init_app(app: Flask) -> None:
         stock.bp,
         rounds.bp,
         display.bp,
+        tables.bp,
+        table_links.bp,
+        people.bp,
+        exports.bp,
+        exports.game_bp,
+        exports.import_bp,
     ):
         app.register_blueprint(blueprint)
     template_helpers.init_app(app)

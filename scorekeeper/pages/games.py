@@ -9,7 +9,7 @@ from ..extensions import db
 from ..games import actions, history, house_rules
 from ..games.state import game_state, load_game
 from ..i18n import translate
-from ..models import Game
+from ..models import Game, person_of
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.rules_card import rules_card, summary
@@ -113,7 +113,9 @@ def version(game_id: int) -> Response:
 def replay(game_id: int) -> Response:
     """Start a new game with the same players, seats and rules; the app cuts for deal."""
     state = game_state(load_game(game_id))
-    game = actions.create_game(state.rules, list(state.names), None, state.game.decks)
+    # A table's game seats the same people again, so the new game is the table's too.
+    people = [person_of(s.table_player) for s in state.game.seats if s.table_player]
+    game = actions.create_game(state.rules, list(state.names), None, state.game.decks, people)
     return open_in_browser(game.id, game.edit_token)
 
 

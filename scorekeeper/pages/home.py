@@ -9,8 +9,10 @@ from ..games import house_rules
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
+from ..tables.links import known_tables
 from .links import openable_games, remembered
 from .posted import local_target
+from .table_links import remembered_tables
 
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)
@@ -25,6 +27,7 @@ A_YEAR = 365 * 24 * 3600
 def index() -> str:
     """Show the home page: start a game, resume one, recent results, the rule sets."""
     games = openable_games()
+    table_tokens = remembered_tables()
     return render_template(
         "main/index.html",
         tokens=remembered(),
@@ -32,6 +35,8 @@ def index() -> str:
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
         house=house_rules.all_saved(),
+        tables=known_tables(table_tokens),
+        table_tokens=table_tokens,
     )
 
 

@@ -12,12 +12,14 @@ from markupsafe import Markup
 from ..games.history import describe
 from ..games.state import GameState
 from ..i18n import current_locale, translate
+from ..models import TablePlayer, person_of
 from ..rules.messages import msg
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from ..rules.round_notes import round_notes
 from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, worded
 from ..rules.table import describe_contract
+from .charts import running_chart
 from .home import current_theme
 
 
@@ -71,6 +73,11 @@ def can_edit() -> bool:
     return access is not None and bool(access.can_edit)
 
 
+def person_name(spelling: TablePlayer) -> str:
+    """The name a merged spelling now counts as."""
+    return person_of(spelling).name
+
+
 def qr_svg(url: str) -> Markup:
     """A QR code of a link as inline SVG, drawn here: no outside service sees the link."""
     code = segno.make(url, error="m")
@@ -84,6 +91,8 @@ def init_app(app: Flask) -> None:
         can_edit=can_edit,
         hand_text=hand_text,
         qr_svg=qr_svg,
+        person_name=person_name,
+        running_chart=running_chart,
         contract_words=contract_words,
         round_reminders=round_reminders,
         call_words=call_words,

@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
-from scorekeeper.models import Change
+from scorekeeper.models import CardTable, Change
 from scorekeeper.rules.presets import MAY_I
+from scorekeeper.tables import people
 from tests.conftest import make_app
 
 
@@ -20,9 +21,13 @@ def guarded_app(database_url: str, tmp_path: str) -> Iterator[Flask]:
     """The app with CSRF protection on, as it runs for real, with one game started."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
     with app.app_context():
-        app.config["TEST_TOKEN"] = actions.create_game(
+        app.config["TEST_TOKEN"] = token = actions.create_game(
             MAY_I, ["Anna", "Ben", "Carla"], 0
         ).edit_token
+        # Table 1 opens with the same token, so one filled-in URL reaches every POST route.
+        people.create_table("Club").edit_token = token
+        people.seat_people(db.session.get_one(CardTable, 1), ["Anna"])
+        db.session.commit()
     yield app
     with app.app_context():
         db.session.remove()
@@ -32,6 +37,7 @@ def guarded_app(database_url: str, tmp_path: str) -> Iterator[Flask]:
 def html_post_urls(app: Flask, token: str) -> list[str]:
     """Every POST route of the HTML blueprints, filled in for game 1 and round 1."""
     fill = {"<int:game_id>": "1", "<token>": token, "<int:number>": "1", "<role>": "view"}
+    fill |= {"<int:table_id>": "1", "<int:player_id>": "1"}
     fill["<int:ruleset_id>"] = "1"  # a saved house rule set
     urls = []
     for rule in app.url_map.iter_rules():

@@ -1,0 +1,87 @@
+"""Downloads and the import: CSV of a game or a table, a table's JSON backup, its restore."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, g, render_template, request
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from ..games.state import game_state, load_game
+from ..i18n import translate
+from ..tables import backup, export, games
+from .links import GAME, protect
+from .table_links import TABLE, open_table_in_browser, protect_table, require_table_edit
+
+bp = Blueprint("exports", __name__)
+protect_table(bp)
+game_bp = Blueprint("game_exports", __name__, url_prefix=GAME)
+protect(game_bp)
+import_bp = Blueprint("imports", __name__)
+BACKUP_LIMIT = 64 * 1024 * 1024  # a table's backup holds every game; other requests keep 256 KiB
+
+
+@import_bp.url_value_preprocessor
+def _allow_a_backup(_endpoint: str | None, _values: dict[str, Any] | None) -> None:
+    """Take a backup file larger than other requests; runs before the CSRF check reads the form."""
+    request.max_content_length = BACKUP_LIMIT
+
+
+def _download(body: str, mimetype: str, filename: str) -> Response:
+    """A file the browser saves rather than shows."""
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get(f"{TABLE}/games.csv")
+def table_csv(table_id: int) -> Response:
+    """Download every game of the table as CSV, one row per game and player."""
+    body = export.table_csv(games.all_games(g.table))
+    return _download(body, "text/csv", f"table-{table_id}-games.csv")
+
+
+@bp.get(f"{TABLE}/backup.json")
+def table_backup(table_id: int) -> Response:
+    """Download the whole table as a JSON backup; it holds the edit links, so editors only."""
+    require_table_edit()
+    body = backup.export_backup(g.table).model_dump_json(indent=1)
+    return _download(body, "application/json", f"table-{table_id}-backup.json")
+
+
+@game_bp.get("/sheet.csv")
+def game_csv(game_id: int) -> Response:
+    """Download the game's sheet as CSV: rounds × players, with totals."""
+    body = export.game_csv(game_state(load_game(game_id)))
+    return _download(body, "text/csv", f"game-{game_id}.csv")
+
+
+@game_bp.get("/print")
+def printable(game_id: int) -> str:
+    """Show the game's sheet made for paper: no header, buttons or icons."""
+    return render_template("games/print.html", state=game_state(load_game(game_id)))
+
+
+@import_bp.get("/tables/import")
+def new() -> str:
+    """Show the form to restore a table from its JSON backup."""
+    return render_template("tables/import.html", error=None)
+
+
+@import_bp.post("/tables/import")
+def create() -> Response | tuple[str, int]:
+    """Restore a table from a backup file, or say why the file is refused (nothing changed)."""
+    upload = request.files.get("backup")
+    data = upload.read() if upload else b""
+    try:
+        done = backup.import_backup(data)
+    except backup.BackupRefused as refusal:
+        return render_template("tables/import.html", error=translate(refusal.message)), 422
+    added = gettext(
+        "New games: %(games)s. New people: %(people)s.",
+        games=done.games_added,
+        people=done.players_added,
+    )
+    flash(added, "info")
+    return open_table_in_browser(done.table.id, done.table.edit_token)

@@ -1,0 +1,121 @@
+"""A person of a table: their page and record, renaming them, merging two spellings, undoing it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, g, redirect, request, url_for
+from werkzeug.wrappers import Response
+
+from ..models import TablePlayer
+from ..rules.errors import RuleError
+from ..rules.presets import PRESETS
+from ..rules.stats import head_to_head, player_record
+from ..tables import people
+from .charts import totals_chart
+from .record_view import played, read_filters
+from .rendering import field_errors, respond
+from .table_links import TABLE, protect_table, require_table_edit, table_access
+
+bp = Blueprint("people", __name__, url_prefix=TABLE)
+protect_table(bp)
+PERSON = "people/show.html"
+MERGE = "people/merge.html"
+
+
+def _person(player_id: int) -> TablePlayer:
+    """One of this table's people; anyone else is not found."""
+    try:
+        return people.find(g.table, player_id)
+    except LookupError:
+        abort(404)
+
+
+def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
+    """A person's page: their record, head-to-head with the others, their totals over games."""
+    filters = read_filters(request.args)
+    kept = filters.apply(played(g.table))
+    record = player_record(kept, person.id)
+    others = [p for p in people.people(g.table) if p.id != person.id]
+    versus = [(other, head_to_head(kept, person.id, other.id)) for other in others]
+    return respond(
+        PERSON,
+        PERSON,
+        422 if filters.errors and status == 200 else status,
+        table=g.table,
+        editable=table_access().can_edit,
+        person=person,
+        record=record,
+        versus=[(o, h) for o, h in versus if h.games],
+        others=others,
+        filters=filters,
+        presets=PRESETS.values(),
+        chart=totals_chart(record.totals),
+        **extra,
+    )
+
+
+def _merge_refused(error: RuleError) -> Response:
+    """The merge page with the reason a merge (or its undo) is refused."""
+    errors = field_errors(error)
+    return respond(MERGE, MERGE, 422, table=g.table, preview=None, errors=errors)
+
+
+@bp.get("/people/<int:player_id>")
+def show(table_id: int, player_id: int) -> Response:
+    """Show a person's record at this table."""
+    return _page(_person(player_id), errors={})
+
+
+@bp.post("/people/<int:player_id>/name")
+def rename(table_id: int, player_id: int) -> Response:
+    """Rename a person once, for every game of the table."""
+    require_table_edit()
+    person = _person(player_id)
+    try:
+        people.rename(g.table, person, request.form.get("name", ""))
+    except RuleError as error:
+        return _page(person, 422, errors=field_errors(error))
+    return redirect(url_for("people.show", table_id=table_id, player_id=player_id), code=303)
+
+
+@bp.get("/merge")
+def preview(table_id: int) -> Response:
+    """Show what merging one spelling into another person will do, before it is done."""
+    require_table_edit()
+    merged_id = request.args.get("merged", type=int) or 0
+    into_id = request.args.get("into", type=int) or 0
+    try:
+        found = people.preview_merge(g.table, merged_id, into_id)
+    except LookupError:
+        abort(404)
+    except RuleError as error:
+        return _merge_refused(error)
+    return respond(MERGE, MERGE, table=g.table, preview=found, errors={})
+
+
+@bp.post("/merge")
+def merge(table_id: int) -> Response:
+    """Merge one spelling into another person; their games count as one person's."""
+    require_table_edit()
+    try:
+        people.merge(
+            g.table,
+            request.form.get("merged", type=int) or 0,
+            request.form.get("into", type=int) or 0,
+        )
+    except LookupError:
+        abort(404)
+    except RuleError as error:
+        return _merge_refused(error)
+    return redirect(url_for("tables.show", table_id=table_id), code=303)
+
+
+@bp.post("/people/<int:player_id>/unmerge")
+def unmerge(table_id: int, player_id: int) -> Response:
+    """Undo a merge: the spelling is a person of their own again."""
+    require_table_edit()
+    _person(player_id)
+    try:
+        people.undo_merge(g.table, player_id)
+    except RuleError as error:
+        return _merge_refused(error)
+    return redirect(url_for("tables.show", table_id=table_id), code=303)

@@ -1,0 +1,108 @@
+"""A table's pages: open a table, its page (people, record, games), a game started from it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, g, request, url_for
+from werkzeug.wrappers import Response
+
+from ..i18n import translate
+from ..rules.errors import RuleError
+from ..rules.presets import PRESETS
+from ..tables import games, people
+from .forms import NewGameForm
+from .links import open_in_browser
+from .record_view import record_context
+from .rendering import field_errors, respond
+from .table_links import (
+    TABLE,
+    open_table_in_browser,
+    protect_table,
+    require_table_edit,
+    table_access,
+)
+
+bp = Blueprint("tables", __name__)
+protect_table(bp)
+
+
+@bp.get("/tables/new")
+def new() -> Response:
+    """Show the form to open a table for a group that plays together."""
+    return respond("tables/new.html", "tables/new.html", errors={}, name="")
+
+
+@bp.post("/tables/")
+def create() -> Response:
+    """Open a table and go to it through its edit link."""
+    name = request.form.get("name", "")
+    try:
+        table = people.create_table(name)
+    except RuleError as error:
+        errors = field_errors(error)
+        return respond("tables/new.html", "tables/new.html", 422, errors=errors, name=name)
+    return open_table_in_browser(table.id, table.edit_token)
+
+
+@bp.get(TABLE)
+def show(table_id: int) -> Response:
+    """Show the table: its people, merge suggestions, its games newest first, 20 a page.
+
+    The record reads every game of the table, so the page fetches it on its own (htmx on
+    load, a link without script): paging through the games never recomputes it.
+    """
+    page = games.games_page(g.table, request.args.get("before", type=int))
+    return respond(
+        "tables/show.html",
+        "tables/show.html",
+        table=g.table,
+        editable=table_access().can_edit,
+        games=page,
+        people=people.people(g.table),
+        similar=people.similar(g.table),
+        merged=people.merged(g.table),
+    )
+
+
+@bp.get(f"{TABLE}/record")
+def record(table_id: int) -> Response:
+    """Show each person's figures over the table's finished games, under the filters."""
+    context = record_context(g.table, request.args)
+    status = context.pop("status")
+    return respond("tables/record.html", "tables/_record.html", status, **context)
+
+
+def _new_game_page(form: NewGameForm, status: int = 200) -> Response:
+    """The new-game form of a table, offering the table's people as they type."""
+    known = [p.name for p in people.people(g.table)]
+    action = url_for("tables.start", table_id=g.table.id)
+    return respond(
+        "games/new.html", "games/new.html", status, form=form, known=known, action=action
+    )
+
+
+@bp.get(f"{TABLE}/games/new")
+def new_game(table_id: int) -> Response:
+    """Show the form to start a game at this table, its people offered by name."""
+    require_table_edit()
+    return _new_game_page(NewGameForm())
+
+
+@bp.post(f"{TABLE}/games")
+def start(table_id: int) -> Response:
+    """Start a game that belongs to this table; new names become people of the table."""
+    require_table_edit()
+    form = NewGameForm()
+    if move := request.form.get("move", ""):
+        form.move_up(move)
+        return _new_game_page(form)
+    if not form.validate():
+        return _new_game_page(form, 422)
+    first = int(form.first_dealer.data) if form.first_dealer.data else None
+    decks = int(form.decks.data) if form.decks.data else None
+    rules = PRESETS[form.ruleset.data]
+    try:
+        game = games.start_game(g.table, rules, form.names(), first, decks)
+    except RuleError as error:
+        form.form_errors.append(translate(error.message))
+        return _new_game_page(form, 422)
+    return open_in_browser(game.id, game.edit_token)

@@ -1,0 +1,1 @@
+"""The tables service: a group's private links, its people, its games, its record and backups."""

@@ -1,0 +1,105 @@
+"""Spreadsheet exports: one game as rounds × players, a table as one row per game and player."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+
+from ..games.state import GameState
+from ..rules.scoring import rounds_gone_out
+from ..rules.tiebreak import TiebreakerOutcome
+
+TABLE_COLUMNS = (
+    "game",
+    "date",
+    "rule_set",
+    "finished",
+    "seat",
+    "player",
+    "total",
+    "rounds_out",
+    "buys",
+    "winner",
+)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these as formulas
+
+
+def cell(value: object) -> str:
+    """A value safe to open in a spreadsheet: text that looks like a formula is quoted."""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) and not _is_number(text) else text
+
+
+def game_csv(state: GameState) -> str:
+    """A game's sheet: a row per round with each player's points, then the totals."""
+    rows: list[Sequence[object]] = [["round", *state.names]]
+    rows += [[number, *o.scores] for number, o in enumerate(state.outcomes, start=1)]
+    for number, outcome in enumerate(state.tiebreakers, start=1):
+        rows.append([f"tiebreaker {number}", *_tiebreak_cells(state.players, outcome)])
+    totals = state.running[-1] if state.running else (0,) * state.players
+    rows.append(["total", *totals])
+    rows.append(
+        ["winner", *("yes" if s in state.standings.winners else "" for s in range(state.players))]
+    )
+    return _write(rows)
+
+
+def table_csv(states: Iterable[GameState]) -> str:
+    """Every game of a table, one row per game and player, for a spreadsheet's pivot table."""
+    rows: list[Sequence[object]] = [
+        [
+            "game",
+            "date",
+            "rule_set",
+            "finished",
+            "seat",
+            "player",
+            "total",
+            "rounds_out",
+            "buys",
+            "winner",
+        ]
+    ]
+    for state in states:
+        totals = state.running[-1] if state.running else (0,) * state.players
+        out = rounds_gone_out(state.outcomes, state.players)
+        for seat, name in enumerate(state.names):
+            buys = sum(state.buys_in(number)[seat] for number in state.rounds)
+            rows.append(
+                [
+                    state.game.id,
+                    state.game.created_at.date().isoformat(),
+                    state.rules.key,
+                    "yes" if state.finished else "no",
+                    seat + 1,
+                    name,
+                    totals[seat],
+                    out[seat],
+                    buys,
+                    "yes" if seat in state.standings.winners else "no",
+                ]
+            )
+    return _write(rows)
+
+
+def _tiebreak_cells(players: int, outcome: TiebreakerOutcome) -> list[str]:
+    """A tiebreaker's row: "out" for who went out, else the points each player held."""
+    cells = [""] * players
+    for seat in outcome.seats:
+        held = outcome.hand_points.get(seat)
+        cells[seat] = "out" if outcome.went_out == seat else "" if held is None else str(held)
+    return cells
+
+
+def _write(rows: Iterable[Sequence[object]]) -> str:
+    """Rows as CSV text, every cell made safe."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerows([cell(value) for value in row] for row in rows)
+    return buffer.getvalue()
+
+
+def _is_number(text: str) -> bool:
+    """A plain negative number is data, not a formula."""
+    return text.lstrip("-").isdigit()

@@ -1,0 +1,39 @@
+"""Helpers for table tests: open a table and play games at it through the web forms."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from tests.conftest import Table
+from tests.web.test_games import TIED_GAME, play
+
+# Seven rounds where Ben wins outright on 35 (Anna 50).
+BEN_WINS = [
+    ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
+    ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
+    ("Anna", {"Ben": 5, "Carla": 30, "Dan": 40}),
+    ("Ben", {"Anna": 15, "Carla": 30, "Dan": 40}),
+    ("Anna", {"Ben": 10, "Carla": 30, "Dan": 40}),
+    ("Carla", {"Anna": 10, "Ben": 5, "Dan": 40}),
+    ("Dan", {"Anna": 5, "Ben": 15, "Carla": 30}),
+]
+__all__ = ["BEN_WINS", "TIED_GAME", "open_table", "play", "start_at"]
+
+
+def open_table(client: FlaskClient, name: str = "Thursday club") -> str:
+    """Open a table; its edit URL."""
+    response = client.post("/tables/", data={"name": name})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return str(response.headers["Location"])
+
+
+def start_at(client: FlaskClient, table_url: str, players: list[str]) -> Table:
+    """Start a game at a table through its form; a Table helper on the new game."""
+    data = {f"players-{i}": name for i, name in enumerate(players)}
+    response = client.post(
+        f"{table_url}/games", data={"ruleset": "may-i", "first_dealer": "0", **data}
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)
+    game = Table(client)
+    game.url, game.names = response.headers["Location"], players
+    return game

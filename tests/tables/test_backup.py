@@ -1,0 +1,192 @@
+"""The JSON backup: export → import restores every fact, twice adds nothing, bad files refused."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Buy, CardTable, Change, Game, Round, RoundResult, Seat, TablePlayer
+from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
+from tests.web.test_games import text
+
+Facts = dict[str, list[tuple[Any, ...]]]
+
+
+def stored_facts(app: Flask) -> Facts:
+    """Every stored fact of every table, ids replaced by what they name (uids, links, numbers)."""
+    with app.app_context():
+        tables = {t.id: t.uid for t in db.session.scalars(select(CardTable))}
+        people = {p.id: p.uid for p in db.session.scalars(select(TablePlayer))}
+        games = {g.id: g.edit_token for g in db.session.scalars(select(Game))}
+        rounds = {r.id: (games[r.game_id], r.number) for r in db.session.scalars(select(Round))}
+        names = {
+            "table_id": tables.get,
+            "merged_into_id": people.get,
+            "table_player_id": people.get,
+            "game_id": games.get,
+            "round_id": rounds.get,
+        }
+        facts: Facts = {}
+        for model in (CardTable, TablePlayer, Game, Seat, Round, RoundResult, Buy, Change):
+            rows = []
+            for row in db.session.scalars(select(model)):
+                values = {c.name: getattr(row, c.key) for c in model.__table__.columns}
+                values.pop("id")
+                named = {k: names[k](v) if k in names else v for k, v in values.items()}
+                rows.append(
+                    tuple(sorted((k, json.dumps(v, default=str)) for k, v in named.items()))
+                )
+            facts[model.__tablename__] = sorted(rows)
+        return facts
+
+
+def empty(app: Flask) -> None:
+    """Delete every row: an empty installation on the same database."""
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+
+
+def upload(client: FlaskClient, data: bytes) -> Any:
+    """Send a file to the restore form."""
+    return client.post(
+        "/tables/import",
+        data={"backup": (io.BytesIO(data), "backup.json")},
+        content_type="multipart/form-data",
+    )
+
+
+def played_table(app: Flask, client: FlaskClient) -> str:
+    """A table with a finished game, a tied one, a buy, an undone change and a merge."""
+    url = open_table(client)
+    first = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
+    first.buy("Ben")
+    first.buy("Carla")
+    client.post(f"{first.url}/undo")
+    play(first, BEN_WINS)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), TIED_GAME)
+    start_at(client, url, ["Anne", "Ben"])
+    with app.app_context():
+        ids = dict(db.session.execute(select(TablePlayer.name, TablePlayer.id)).tuples().all())
+    client.post(f"{url}/merge", data={"merged": ids["Anne"], "into": ids["Anna"]})
+    return url
+
+
+def test_export_then_import_restores_every_fact_and_twice_adds_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = played_table(app, client)
+    before = stored_facts(app)
+    assert len(before["round_result"]) == 56 and len(before["buy"]) == 1
+    assert any('"undone_at", "null"' not in str(row) for row in before["change"])
+    backup = client.get(f"{url}/backup.json").get_data()
+    empty(app)
+    restored = upload(client, backup)
+    assert restored.status_code == 303
+    assert stored_facts(app) == before
+    assert upload(client, backup).status_code == 303
+    assert stored_facts(app) == before
+    assert "New games: 0. New people: 0." in client.get("/").get_data(as_text=True)
+    # The link's secret is restored; its number is whatever this database gave the table.
+    assert restored.headers["Location"].endswith(url.rsplit("/", 1)[1])
+    assert client.get(restored.headers["Location"]).status_code == 200
+
+
+def test_import_into_an_installation_with_other_tables_keeps_them(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = played_table(app, client)
+    backup = client.get(f"{url}/backup.json").get_data()
+    wanted = stored_facts(app)
+    empty(app)
+    other = open_table(client, "Other club")
+    start_at(client, other, ["Zed", "Anna"])
+    alone = stored_facts(app)
+    assert upload(client, backup).status_code == 303
+    after = stored_facts(app)
+    for name, rows in after.items():
+        assert sorted(rows) == sorted(wanted[name] + alone[name])
+
+
+def test_a_restored_person_of_the_same_name_is_offered_for_merging(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = open_table(client)
+    start_at(client, url, ["Anna", "Ben"])
+    backup = json.loads(client.get(f"{url}/backup.json").get_data())
+    backup["players"].append(
+        {"uid": "newcomer", "name": "Anna", "created_at": "2026-01-01T00:00:00"}
+    )
+    backup["games"] = []
+    assert upload(client, json.dumps(backup).encode()).status_code == 303
+    page = text(client.get(url).get_data(as_text=True))
+    assert "Anna and Anna: the same person?" in page
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda b: b"not json at all", "This file is not JSON."),
+        (lambda b: b"[1, 2]", "This file is not a Scorekeeper table backup."),
+        (lambda b: b.replace(b'"version":1', b'"version":2'), "This backup has version 2"),
+        (lambda b: b.replace(b'"seats":["', b'"seats":["nobody","'), "does not hold"),
+        (lambda b: b.replace(b'"points":30', b'"points":-3'), "The backup is broken at"),
+        (
+            lambda b: b.replace(b'"went_out":false,"points":30', b'"went_out":true,"points":30'),
+            "breaks its rules",
+        ),
+    ],
+)
+def test_a_bad_file_is_refused_with_its_reason_and_changes_nothing(
+    app: Flask, client: FlaskClient, change: Any, reason: str
+) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    backup = json.dumps(
+        json.loads(client.get(f"{url}/backup.json").get_data()), separators=(",", ":")
+    )
+    empty(app)
+    response = upload(client, change(backup.encode()))
+    assert response.status_code == 422
+    assert reason in text(response.get_data(as_text=True))
+    assert all(rows == [] for rows in stored_facts(app).values())
+
+
+def test_the_backup_format_is_in_the_openapi_document(client: FlaskClient) -> None:
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    backup = schemas["Backup"]
+    assert set(backup["required"]) == {"table", "players", "games"}
+    assert backup["properties"]["version"]["const"] == 1
+    assert {"BackupGame", "BackupRound", "BackupPlayer"} <= set(schemas)
+
+
+def test_a_backup_with_a_hand_twice_is_refused_not_a_server_error(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    backup = json.loads(client.get(f"{url}/backup.json").get_data())
+    empty(app)
+    results = backup["games"][0]["rounds"][0]["results"]
+    results.append(dict(results[-1]))
+    response = upload(client, json.dumps(backup).encode())
+    assert response.status_code == 422
+    assert all(rows == [] for rows in stored_facts(app).values())
+
+
+def test_a_backup_larger_than_other_requests_is_read(app: Flask, client: FlaskClient) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    backup = json.loads(client.get(f"{url}/backup.json").get_data())
+    empty(app)
+    backup["table"]["name"] = "Club"
+    padded = json.dumps(backup, indent=1) + " " * (300 * 1024)  # JSON allows trailing spaces
+    assert upload(client, padded.encode()).status_code == 303

@@ -1,0 +1,107 @@
+"""CSV of a game and of a table, the printable sheet, the running-totals chart, query counts."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
+from scorekeeper.rules.tiebreak import TiebreakerOutcome
+from scorekeeper.tables.export import _tiebreak_cells
+from tests.tables.helpers import BEN_WINS, open_table, play, start_at
+
+
+def rows(body: bytes) -> list[list[str]]:
+    """CSV text as rows of cells."""
+    return list(csv.reader(io.StringIO(body.decode())))
+
+
+@contextmanager
+def counted(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements run inside the block."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def keep(*args: object) -> None:
+        seen.append(str(args[2]))
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+
+
+def test_a_game_csv_has_a_row_per_round_and_the_totals(client: FlaskClient) -> None:
+    url = open_table(client)
+    game = start_at(client, url, ["Anna", "Ben", "Carla", "=cmd()"])
+    game.names = ["Anna", "Ben", "Carla", "Dan"]
+    play(game, BEN_WINS)
+    response = client.get(f"{game.url}/sheet.csv")
+    assert (
+        response.mimetype == "text/csv" and "attachment" in response.headers["Content-Disposition"]
+    )
+    sheet = rows(response.get_data())
+    assert sheet[0] == ["round", "Anna", "Ben", "Carla", "'=cmd()"]  # no formula runs
+    assert sheet[1] == ["1", "10", "0", "30", "40"]
+    assert sheet[-2] == ["total", "50", "35", "180", "240"]
+    assert sheet[-1] == ["winner", "", "yes", "", ""]
+
+
+def test_a_table_csv_has_a_row_per_game_and_player(client: FlaskClient) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    start_at(client, url, ["Ben", "Anna"])
+    table = rows(client.get(f"{url}/games.csv").get_data())
+    assert table[0][:3] == ["game", "date", "rule_set"] and len(table) == 1 + 4 + 2
+    ben = next(row for row in table[1:] if row[0] == "1" and row[5] == "Ben")
+    assert ben[2:] == ["may-i", "yes", "2", "Ben", "35", "3", "0", "yes"]
+
+
+def test_the_printable_sheet_has_the_game_and_no_edit_icons(client: FlaskClient) -> None:
+    url = open_table(client)
+    game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
+    play(game, BEN_WINS)
+    page = game.page("/print")
+    assert "May I?" in page and "Ben wins!" in page and "★" in page
+    assert 'class="printable"' in page and "style=" not in page
+
+
+def test_the_sheet_and_the_end_of_the_game_draw_the_running_totals(client: FlaskClient) -> None:
+    url = open_table(client)
+    game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
+    play(game, BEN_WINS)
+    for page in (game.page("/sheet"), game.page()):
+        assert 'id="running-chart"' in page and "<polyline" in page and "style=" not in page
+        assert "<caption>" in page  # the numbers, for screen readers
+
+
+def test_the_table_page_and_record_ask_the_same_number_of_queries_for_more_games(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    with counted(app) as one:
+        assert client.get(url).status_code == 200
+        assert client.get(f"{url}/record").status_code == 200
+    for _ in range(3):
+        play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    start_at(client, url, ["Eve", "Ben"])
+    with counted(app) as five:
+        assert client.get(url).status_code == 200
+        assert client.get(f"{url}/record").status_code == 200
+    assert len(five) == len(one)
+
+
+def test_a_tiebreakers_row_says_who_went_out_or_what_each_held() -> None:
+    went_out = TiebreakerOutcome(seats=(0, 2), went_out=2)
+    held = TiebreakerOutcome(seats=(0, 2), went_out=None, hand_points={0: 15, 2: 5})
+    assert _tiebreak_cells(3, went_out) == ["", "", "out"]
+    assert _tiebreak_cells(3, held) == ["15", "", "5"]
