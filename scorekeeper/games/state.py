@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from flask import abort
 from sqlalchemy import select
@@ -123,9 +125,20 @@ def recent_games(game_ids: Collection[int]) -> list[GameState]:
     return [game_state(game) for game in db.session.scalars(query)]
 
 
+@lru_cache(maxsize=1024)
+def _parsed_rules(_game_id: int, text: str) -> RuleSet:
+    """A game's rule set, parsed once per game and process (the rules never change in play)."""
+    return ruleset_from_dict(json.loads(text))
+
+
+def game_rules(game: Game) -> RuleSet:
+    """The rule set a game is played under; keyed by its text, so a changed copy parses anew."""
+    return _parsed_rules(game.id, json.dumps(game.rules_json, sort_keys=True))
+
+
 def game_state(game: Game) -> GameState:
     """Read a loaded game's facts through the rules engine."""
-    rules = ruleset_from_dict(game.rules_json)
+    rules = game_rules(game)
     names = tuple(seat.player.name for seat in game.seats)
     rounds = {record.number: record for record in game.rounds}
     outcomes = _outcomes(rules, rounds, len(names))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, g, request, url_for
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
@@ -86,9 +86,9 @@ def sheet(game_id: int) -> Response:
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
     """Answer 204 while the game is unchanged, else announce the change to the page."""
-    game = db.session.get(Game, game_id)
+    game: Game = g.game  # the row the link check read: one query per poll
     seen = request.args.get("v", type=int)
-    if game is None or seen == game.version:
+    if seen == game.version:
         return Response(status=204)
     return respond("games/_poller.html", "games/_poller.html", trigger="game-changed", game=game)
 

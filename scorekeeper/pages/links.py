@@ -58,7 +58,8 @@ def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None
         return
     changing = request.method not in SAFE_METHODS
     try:
-        _game, g.access = open_game(values["game_id"], values.pop("token"), change=changing)
+        # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
+        g.game, g.access = open_game(values["game_id"], values.pop("token"), change=changing)
     except LinkRefused as refusal:
         abort(refusal.status)
     if not changing and not request.headers.get("HX-Request"):
