@@ -7,16 +7,17 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..extensions import db
-from ..games import actions, history
+from ..games import actions
 from ..games.state import game_state, load_game
 from ..i18n import translate
 from ..models import Game, Player
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
+from . import live
 from .forms import NewGameForm
 from .links import GAME, open_in_browser, protect
-from .rendering import respond
+from .rendering import respond, wants_fragment
 
 bp = Blueprint("games", __name__)
 protect(bp)
@@ -78,18 +79,24 @@ def standings(game_id: int) -> Response:
 @bp.get(f"{GAME}/sheet")
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
-    game = load_game(game_id)
-    changes = history.changes(game)
-    return respond("games/sheet.html", "games/_sheet.html", state=game_state(game), changes=changes)
+    state = game_state(load_game(game_id))
+    if wants_fragment():
+        return respond("games/sheet.html", "games/_sheet.html", state=state)
+    page = live.history_page(state.game, request.args.get("before", type=int))
+    return respond("games/sheet.html", "games/_sheet.html", state=state, **page)
 
 
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
-    """Answer 204 while the game is unchanged, else announce the change to the page."""
+    """Answer 204 while the game is unchanged, else the asking page's regions, up to date."""
     game: Game = g.game  # the row the link check read: one query per poll
     seen = request.args.get("v", type=int)
     if seen == game.version:
         return Response(status=204)
+    page = live.asked_page()
+    if page is not None:
+        return live.poll_answer(page, game_state(load_game(game_id)))
+    # A page without live regions (the end-of-round form) refreshes its notice on the event.
     return respond("games/_poller.html", "games/_poller.html", trigger="game-changed", game=game)
 
 

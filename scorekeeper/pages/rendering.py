@@ -8,8 +8,10 @@ from flask import redirect, render_template
 from werkzeug.wrappers import Response
 
 from ..extensions import htmx
+from ..games.state import GameState
 from ..i18n import translate
 from ..rules.errors import RuleError
+from .live import change_answer
 
 
 def wants_fragment() -> bool:
@@ -30,11 +32,17 @@ def respond(
     return response
 
 
-def after_change(location: str, page: str, fragment: str, **context: Any) -> Response:
-    """Post/redirect/get for plain forms; for htmx, the fresh fragment and a change event."""
+def after_change(location: str, fragment: str, state: GameState, **context: Any) -> Response:
+    """Post/redirect/get for plain forms; for htmx, the fragment with every other region.
+
+    The other regions and the poller on the new version come out of band in the same answer,
+    so the tapping phone makes one request per change.
+    """
     if not wants_fragment():
         return redirect(location, code=303)
-    return respond(page, fragment, trigger="game-changed", **context)
+    response = Response(change_answer(fragment, state, **context), mimetype="text/html")
+    response.headers["Vary"] = "HX-Request"
+    return response
 
 
 def go_to(location: str) -> Response:
