@@ -33,7 +33,7 @@ LAYERS = {
     "games": SERVICE,
     "pages": PAGES,
     "api": API,
-    **dict.fromkeys(["__init__", "cli", "security", "error_pages"], APP),
+    **dict.fromkeys(["__init__", "cli", "security", "error_pages", "assets"], APP),
 }
 
 
