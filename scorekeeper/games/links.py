@@ -16,6 +16,7 @@ from ..database import lock_game
 from ..extensions import db
 from ..models import Game, RetiredLink
 from ..rules.messages import N_, Message, msg
+from .state import game_with_facts
 
 TOKEN_BYTES = 24  # 192 bits from the OS's CSPRNG; a link is as strong as a password
 LARGEST_ID = 2**31 - 1  # the id column's range: a larger id names no game
@@ -49,14 +50,19 @@ class Access:
         return self.role == "edit"
 
 
-def open_game(game_id: int, token: str | None, *, change: bool) -> tuple[Game, Access]:
-    """The game row a link opens; a change locks the game before anything reads it."""
+def open_game(
+    game_id: int, token: str | None, *, change: bool, facts: bool = False
+) -> tuple[Game, Access]:
+    """The game a link opens (with `facts`, all of them in the same read); a change locks the
+    game before anything reads it."""
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
     if change and game_id <= LARGEST_ID:
         # Locked whatever the link turns out to be: a later change then sees this one's.
         lock_game(game_id)
-    game = db.session.get(Game, game_id) if game_id <= LARGEST_ID else None
+    game = None
+    if game_id <= LARGEST_ID:
+        game = game_with_facts(game_id) if facts else db.session.get(Game, game_id)
     role = None if game is None else role_of(game, token)
     if game is not None and role is None and was_retired(game.id, token):
         raise LinkRefused(410, msg(REPLACED))

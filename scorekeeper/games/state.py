@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from flask import abort
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.util import identity_key
 
 from ..extensions import db
 from ..models import Game, Round, Seat
@@ -105,10 +106,26 @@ _WITH_FACTS = (
 )
 
 
-def load_game(game_id: int) -> Game:
-    """The game with its seats, rounds, results and buys, in a fixed number of queries."""
+def _has_facts(game: Game) -> bool:
+    """Whether this request already read the game's seats, rounds, results and buys."""
+    if {"seats", "rounds"} & inspect(game).unloaded:
+        return False
+    return not any({"results", "buys"} & inspect(record).unloaded for record in game.rounds)
+
+
+def game_with_facts(game_id: int) -> Game | None:
+    """The game with its seats, rounds, results and buys: as this request holds it (just
+    written, or read by the link check), else read in a fixed number of queries."""
+    held = db.session.identity_map.get(identity_key(Game, game_id))
+    if isinstance(held, Game) and _has_facts(held):
+        return held
     query = select(Game).where(Game.id == game_id).options(*_WITH_FACTS)
-    game = db.session.scalars(query).one_or_none()
+    return db.session.scalars(query).one_or_none()
+
+
+def load_game(game_id: int) -> Game:
+    """The game with all its facts (game_with_facts), or 404."""
+    game = game_with_facts(game_id)
     if game is None:
         abort(404)
     return game

@@ -15,6 +15,7 @@ from .rendering import respond
 REMEMBERED_GAMES = 20
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 GAME = "/g/<int:game_id>/<token>"
+ROW_ONLY = {"games.version"}  # views that read only the game's row: the poll, one query
 
 
 def protect(blueprint: Blueprint) -> None:
@@ -57,9 +58,12 @@ def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None
     if not values or "token" not in values:
         return
     changing = request.method not in SAFE_METHODS
+    facts = request.endpoint not in ROW_ONLY
     try:
         # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
-        g.game, g.access = open_game(values["game_id"], values.pop("token"), change=changing)
+        g.game, g.access = open_game(
+            values["game_id"], values.pop("token"), change=changing, facts=facts
+        )
     except LinkRefused as refusal:
         abort(refusal.status)
     if not changing and not request.headers.get("HX-Request"):
