@@ -55,8 +55,10 @@ check: install
 test: check translations
 	$(BIN)/pytest -q
 
-bench: install
-	$(BIN)/python bench/idle_page.py
+# Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main.
+BENCH_ARGS ?= --profile
+bench: install translations
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.
 lighthouse: install translations
