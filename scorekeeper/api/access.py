@@ -28,6 +28,20 @@ def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
     try:
         game, _access = links.open_game(game_id, bearer_token(), change=change, facts=facts)
     except links.LinkRefused as refusal:
-        headers = [CHALLENGE] if refusal.status == 401 else []
-        raise Problem(refusal.status, refusal.message, headers=headers) from None
+        raise _problem(refusal) from None
     return game
+
+
+def open_version(game_id: int) -> int:
+    """The version of the game this request's link opens, from one light query."""
+    try:
+        version, _access = links.open_version(game_id, bearer_token())
+    except links.LinkRefused as refusal:
+        raise _problem(refusal) from None
+    return version
+
+
+def _problem(refusal: links.LinkRefused) -> Problem:
+    """A refused link as the API answers it; 401 says how to send one."""
+    headers = [CHALLENGE] if refusal.status == 401 else []
+    return Problem(refusal.status, refusal.message, headers=headers)

@@ -10,7 +10,7 @@ from ..extensions import db
 from ..games import actions
 from ..games.state import game_state, load_game
 from ..i18n import translate
-from ..models import Game, Player
+from ..models import Player
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
@@ -89,15 +89,17 @@ def sheet(game_id: int) -> Response:
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
     """Answer 204 while the game is unchanged, else the asking page's regions, up to date."""
-    game: Game = g.game  # the row the link check read: one query per poll
     seen = request.args.get("v", type=int)
-    if seen == game.version:
+    if seen == g.version:  # read by the link check: one query per poll
         return Response(status=204)
     page = live.asked_page()
+    state = game_state(load_game(game_id))
     if page is not None:
-        return live.poll_answer(page, game_state(load_game(game_id)))
+        return live.poll_answer(page, state)
     # A page without live regions (the end-of-round form) refreshes its notice on the event.
-    return respond("games/_poller.html", "games/_poller.html", trigger="game-changed", game=game)
+    return respond(
+        "games/_poller.html", "games/_poller.html", trigger="game-changed", game=state.game
+    )
 
 
 @bp.post(f"{GAME}/again")

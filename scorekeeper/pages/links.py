@@ -8,14 +8,14 @@ from flask import Blueprint, abort, current_app, g, redirect, request, session, 
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.links import Access, LinkRefused, open_game
+from ..games.links import Access, LinkRefused, open_game, open_version
 from ..games.state import game_state, load_game
 from .rendering import respond
 
 REMEMBERED_GAMES = 20
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 GAME = "/g/<int:game_id>/<token>"
-ROW_ONLY = {"games.version"}  # views that read only the game's row: the poll, one query
+POLL = "games.version"  # reads the game's version and links alone: one light query
 
 
 def protect(blueprint: Blueprint) -> None:
@@ -58,12 +58,13 @@ def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None
     if not values or "token" not in values:
         return
     changing = request.method not in SAFE_METHODS
-    facts = request.endpoint not in ROW_ONLY
+    game_id, token = values["game_id"], values.pop("token")
     try:
+        if request.endpoint == POLL:
+            g.version, g.access = open_version(game_id, token)
+            return
         # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
-        g.game, g.access = open_game(
-            values["game_id"], values.pop("token"), change=changing, facts=facts
-        )
+        g.game, g.access = open_game(game_id, token, change=changing, facts=True)
     except LinkRefused as refusal:
         abort(refusal.status)
     if not changing and not request.headers.get("HX-Request"):
