@@ -103,7 +103,7 @@ def scratch_databases(kind: str, names: list[str], admin_url: str) -> Iterator[d
     with psycopg.connect(admin_url, autocommit=True) as admin:
         for database in made.values():
             admin.execute(f"CREATE DATABASE {database}")
-    base = admin_url.rsplit("/", 1)[0]
+    base = admin_url.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://", 1)
     try:
         yield {name: f"{base}/{database}" for name, database in made.items()}
     finally:
