@@ -8,7 +8,7 @@ TRANSLATIONS := scorekeeper/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 # nmsg and _l mark strings the rules engine and forms translate later.
-KEYWORDS := -k _l -k nmsg:1,2 -k NN_:1,2
+KEYWORDS := -k _l -k nmsg:1,2 -k NN_:1,2 -k C_:1c,2 -k NC_:1c,2,3
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -32,7 +32,7 @@ translations: $(COMPILED)
 extract: install
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --width=100 \
 		-o $(TRANSLATIONS)/messages.pot .
-	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching \
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete \
 		--width=100
 	$(BIN)/python tools/english_catalog.py
 

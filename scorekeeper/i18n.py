@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from babel.lists import format_list
 from flask import Flask, current_app, request
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import get_locale, gettext, ngettext, npgettext, pgettext
 
 from .extensions import babel
 from .rules.messages import Message
@@ -22,17 +22,36 @@ def select_locale() -> str | None:
 
 
 def translate(message: Message) -> str:
-    """A rules-engine message in the table's language."""
+    """A rules-engine message in the table's language, in its context's wording if it has one."""
     params = {key: _localized(value) for key, value in message.params.items()}
-    if message.plural is not None and message.count is not None:
+    plural = message.plural is not None and message.count is not None
+    if message.context is not None:
+        if plural:
+            worded = npgettext(
+                message.context, message.template, message.plural, message.count, **params
+            )
+        else:
+            worded = pgettext(message.context, message.template, **params)
+        if worded != _untranslated(message, params):
+            return worded
+        # Untranslated in its context, a message comes back in English: use the plain words.
+    if plural:
         return ngettext(message.template, message.plural, message.count, **params)
     return gettext(message.template, **params)
+
+
+def _untranslated(message: Message, params: dict[str, object]) -> str:
+    """What gettext answers for a message missing from the catalog: its English, filled in."""
+    if message.plural is not None and message.count is not None:
+        chosen = message.template if message.count == 1 else message.plural
+        return chosen % {"num": message.count, **params}
+    return message.template % params if params else message.template
 
 
 def _localized(value: object) -> object:
     """A parameter in the table's language: lists joined, nested messages translated."""
     if isinstance(value, tuple):
-        return format_list(list(value), locale=str(get_locale()))
+        return format_list([str(_localized(item)) for item in value], locale=str(get_locale()))
     if isinstance(value, Message):
         return translate(value)
     return value.label(current_locale()) if hasattr(value, "label") else value

@@ -99,7 +99,7 @@ class Change(Answer):
     undone: bool
 
     @classmethod
-    def of(cls, change: ChangeRow, names: tuple[str, ...]) -> Change:
+    def of(cls, change: ChangeRow, names: tuple[str, ...], regular_rounds: int) -> Change:
         """A change as the table reads it."""
         return cls.model_validate(
             {
@@ -107,7 +107,7 @@ class Change(Answer):
                 "kind": change.kind,
                 "round": change.round_number,
                 "seat": change.seat,
-                "text": translate(describe(change, names)),
+                "text": translate(describe(change, names, regular_rounds)),
                 "created_at": iso(change.created_at),
                 "undone": change.undone_at is not None,
             }

@@ -90,7 +90,8 @@ def check_meld(rules: RuleSet, kind: str, cards: list[Card], number: int | None)
     if not 1 <= number <= len(rules.rounds):
         reason = msg(N_("There is no round %(number)s in this game."), number=number)
         raise RuleError(reason, field="round")
-    contract, exact = rules.round_spec(number).contract, rules.melds.exact_laydown
+    spec = rules.round_spec(number)
+    contract, exact = spec.contract, rules.exact_in(spec)  # lifted in the sheet's round 7
     if kind == BOOK:
         return check_book(cards, rules, contract.book_length, exact)
     return check_run(cards, rules, contract.run_length, exact)

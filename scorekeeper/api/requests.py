@@ -89,6 +89,13 @@ class Call(Action):
     callers: list[Seat]
     turn_player_draws: StrictBool = False
     record: StrictBool = False
+    bought_above: Seat | None = Field(
+        None,
+        description=(
+            "For the next card down at the same discard: who bought the card above it. "
+            "Only within that chain may nobody buy twice in a row; a new discard has none."
+        ),
+    )
 
 
 class RunOutReport(Action):

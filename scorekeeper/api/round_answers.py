@@ -43,6 +43,7 @@ class CurrentRoundAnswer(Answer):
     last_buyer: Count | None
     run_outs: Count
     ended_by_stock: bool
+    stock_instruction: str | None  # what the table does after the last run-out, all round long
     warnings: list[str]
 
     @classmethod
@@ -76,6 +77,7 @@ class CurrentRoundAnswer(Answer):
             last_buyer=current.last_buyer,
             run_outs=current.run_outs,
             ended_by_stock=current.ended_by_stock,
+            stock_instruction=translate(current.instruction) if current.instruction else None,
             warnings=[translate(warning) for warning in setup.warnings],
         )
 

@@ -12,6 +12,7 @@ from ..i18n import translate
 from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
+from ..rules.ruleset_json import ruleset_from_dict
 from . import conflicts, openapi, problems, sharing
 from .access import open_game
 from .answer_base import answer
@@ -129,10 +130,12 @@ def arbiter_rule(game_id: int) -> tuple[Response, int]:
     record = read_json().get("record") is True  # only the edit link may record the buy
     game = open_game(game_id, change=record)
     call = read(Call, players=len(game.seats))
-    ruling = rule_on_call(game_state(game), call.discarder, call.callers, call.turn_player_draws)
+    ruling = rule_on_call(
+        game_state(game), call.discarder, call.callers, call.turn_player_draws, call.bought_above
+    )
     winner = ruling.winner if call.record and ruling.is_buy else None
     if winner is not None:
-        actions.record_buy(game, winner, call.action_id, call.version)
+        actions.record_buy(game, winner, call.action_id, call.version, call.bought_above)
     state = None if winner is None else game_now(game)
     return answer(Ruling.of(ruling, state), 200 if winner is None else 201)
 
@@ -186,8 +189,9 @@ def history_index(game_id: int) -> tuple[Response, int]:
     """List the game's changes, newest first, each as the table reads it."""
     game = open_game(game_id, change=False)
     names = tuple(seat.player.name for seat in game.seats)
+    regular = len(ruleset_from_dict(game.rules_json).rounds)
     return jsonify(
-        [Change.of(change, names).model_dump(mode="json") for change in changes(game)]
+        [Change.of(change, names, regular).model_dump(mode="json") for change in changes(game)]
     ), 200
 
 

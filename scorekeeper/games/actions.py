@@ -13,8 +13,8 @@ from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
-from ..rules.ruleset_json import ruleset_to_dict
-from ..rules.stock import RunOut, stock_ran_out
+from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
+from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
 from ..rules.table import table_setup
 from . import history, links
 from .refusals import Conflict
@@ -49,19 +49,23 @@ def create_game(
 
 
 def record_buy(
-    game: Game, seat: int, action_id: str | None = None, base_version: int | None = None
+    game: Game,
+    seat: int,
+    action_id: str | None = None,
+    base_version: int | None = None,
+    bought_above: int | None = None,
 ) -> None:
-    """Record a "May I?" buy, unless the rules refuse it (cap, twice in a row)."""
+    """Record a "May I?" buy, unless the rules refuse it (caps; twice in one chain)."""
     if history.already_done(game, action_id):
         return
     state, current = _playing(game, seat)
     _check_buys_unchanged(state, current, seat, base_version)
-    refusal = buy_refusal(
+    refusal = buy_after_stock_refusal(state.rules, current.run_outs) or buy_refusal(
         state.rules,
         current.number,
         seat,
         current.buys[seat],
-        last_buyer=current.last_buyer,
+        bought_above=bought_above,
         game_buys_used_by_player=_game_buys(state, seat),
     )
     if refusal is not None:
@@ -126,7 +130,9 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
     newer = [] if base_version is None else history.changes_since(game, base_version)
     if newer:
-        what = history.describe(newer[-1], tuple(s.player.name for s in game.seats))
+        names = tuple(s.player.name for s in game.seats)
+        regular = len(ruleset_from_dict(game.rules_json).rounds)
+        what = history.describe(newer[-1], names, regular)
         message = msg(
             N_("Another change came in meanwhile: %(what)s. Undo again if you still want to."),
             what=what,

@@ -108,16 +108,16 @@ def reverse(game: Game, change: Change) -> None:
     change.undone_at = utcnow()
 
 
-def describe(change: Change, names: tuple[str, ...]) -> Message:
+def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Message:
     """The change as a line of the history the table reads."""
     name = names[change.seat] if change.seat is not None and change.seat < len(names) else ""
-    number = change.round_number
+    label = round_label(change.round_number, regular_rounds)
     if change.kind == "buy":
-        return msg(N_("Round %(number)s: %(name)s bought a card"), number=number, name=name)
+        return msg(N_("%(round)s: %(name)s bought a card"), round=label, name=name)
     if change.kind == "buy_removed":
-        return msg(N_("Round %(number)s: a buy by %(name)s taken back"), number=number, name=name)
+        return msg(N_("%(round)s: a buy by %(name)s taken back"), round=label, name=name)
     if change.kind == "run_out":
-        return msg(N_("Round %(number)s: the stock ran out"), number=number)
+        return msg(N_("%(round)s: the stock ran out"), round=label)
     if change.kind == "undo":
         return msg(N_("Undo"))
     if change.kind == "create":
@@ -126,18 +126,24 @@ def describe(change: Change, names: tuple[str, ...]) -> Message:
         if (change.after or {}).get("role") == "edit":
             return msg(N_("The edit link was replaced"))
         return msg(N_("The view link was replaced"))
-    return _describe_result(change, names)
+    return _describe_result(change, names, label)
 
 
-def _describe_result(change: Change, names: tuple[str, ...]) -> Message:
+def round_label(number: int | None, regular_rounds: int) -> Message:
+    """A round as the sheet names it: "Round 3", or "Tiebreaker round 1" after the last."""
+    if number is not None and number > regular_rounds:
+        return msg(N_("Tiebreaker round %(number)s"), number=number - regular_rounds)
+    return msg(N_("Round %(number)s"), number=number)
+
+
+def _describe_result(change: Change, names: tuple[str, ...], label: Message) -> Message:
     """A recorded or corrected round end: who went out, or each score that changed."""
-    number = change.round_number
     after = change.after or {"results": []}
     if change.before is None:
         out = next((r["seat"] for r in after["results"] if r["went_out"]), None)
         if out is None:
-            return msg(N_("Round %(number)s: the stock ended it"), number=number)
-        return msg(N_("Round %(number)s: %(name)s went out"), number=number, name=names[out])
+            return msg(N_("%(round)s: the stock ended it"), round=label)
+        return msg(N_("%(round)s: %(name)s went out"), round=label, name=names[out])
     old = {r["seat"]: r for r in change.before["results"]}
     moves = tuple(
         f"{names[r['seat']]} {_shown(old.get(r['seat']))} → {_shown(r)}"
@@ -145,8 +151,8 @@ def _describe_result(change: Change, names: tuple[str, ...]) -> Message:
         if _shown(old.get(r["seat"])) != _shown(r)
     )
     if not moves:
-        return msg(N_("Round %(number)s: re-entered unchanged"), number=number)
-    return msg(N_("Round %(number)s: %(moves)s"), number=number, moves=moves)
+        return msg(N_("%(round)s: re-entered unchanged"), round=label)
+    return msg(N_("%(round)s: %(moves)s"), round=label, moves=moves)
 
 
 def _shown(result: dict[str, Any] | None) -> str:

@@ -11,14 +11,27 @@ from .state import GameState
 
 
 def rule_on_call(
-    state: GameState, discarder: int, callers: Collection[int], turn_player_draws: bool
+    state: GameState,
+    discarder: int,
+    callers: Collection[int],
+    turn_player_draws: bool,
+    bought_above: int | None = None,
 ) -> BuyRuling:
-    """Who gets a discard now, with this round's buys and its last buyer, in game seats."""
+    """Who gets a discard now, with this round's buys, in game seats.
+
+    `bought_above` is who bought the card above, when this is the next card down at the
+    same discard; only there does "no twice in a row" refuse (docs/RULES.md 4).
+    """
     current = state.current
     if current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
     seats = current.seats  # a tiebreaker is played by the tied players only, in seat order
-    for field, asked in (("discarder", (discarder,)), ("callers", tuple(callers))):
+    above = () if bought_above is None else (bought_above,)
+    for field, asked in (
+        ("discarder", (discarder,)),
+        ("callers", tuple(callers)),
+        ("bought_above", above),
+    ):
         if any(seat not in seats for seat in asked):
             raise RuleError(msg(N_("That player is not in this round.")), field=field)
     local = {seat: index for index, seat in enumerate(seats)}
@@ -31,7 +44,7 @@ def rule_on_call(
         [local[seat] for seat in callers],
         {local[seat]: used for seat, used in current.buys.items()},
         turn_player_draws=turn_player_draws,
-        last_buyer=local.get(current.last_buyer) if current.last_buyer is not None else None,
+        bought_above=None if bought_above is None else local[bought_above],
         game_buys_used={local[seat]: used for seat, used in game_buys.items()},
     )
     return BuyRuling(

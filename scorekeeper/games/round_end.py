@@ -9,9 +9,11 @@ from typing import Any
 from ..extensions import db
 from ..models import Game
 from ..rules.errors import RuleError
+from ..rules.hand_totals import HandLimits, check_total, hand_limits, unusual_total_warning
 from ..rules.messages import N_, Message, msg
-from ..rules.scoring import HandResult, zero_warning
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
+from ..rules.scoring import HandResult, check_cut_bonus, zero_warning
+from ..rules.stock import stock_ending_refusal
+from ..rules.table import TableSetup, seats_around, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
 from . import history
 from .actions import check_consistent, round_record
@@ -38,7 +40,7 @@ def record_result(
     action_id: str | None = None,
     base_version: int | None = None,
 ) -> list[Message]:
-    """Record or correct how a round ended; returns warnings (a zero for someone not out)."""
+    """Record or correct how a round ended; returns warnings (a zero, an unusually high hand)."""
     if history.already_done(game, action_id):
         return []
     if base_version is not None and history.changes_since(game, base_version, number):
@@ -54,9 +56,11 @@ def record_result(
     seats = _round_seats(state, number)
     if cut_bonus_seat is not None and cut_bonus_seat not in seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
+    check_cut_bonus(state.rules, cut_bonus_seat, cutter_of(state, number))
     current = state.current
     if current and number == current.number and current.ended_by_stock and went_out is not None:
         raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
+    _check_stock_ending(state, number, went_out)
     results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
     record_ = state.rounds.get(number) or round_record(game, state.current)
     before = history.snapshot(record_)
@@ -71,7 +75,24 @@ def record_result(
         after=history.snapshot(record_),
     )
     db.session.commit()
-    return [w for w in (zero_warning(r) for r in results) if w is not None]
+    limits = limits_for(state, number)
+    warnings = [zero_warning(r) for r in results] + [
+        unusual_total_warning(limits, state.names[seat], r.points)
+        for seat, r in zip(seats, results, strict=True)
+    ]
+    return [w for w in warnings if w is not None]
+
+
+def _check_stock_ending(state: GameState, number: int, went_out: int | None) -> None:
+    """Refuse "the stock ended the round" before the stock's second run-out (RULES.md 5)."""
+    if went_out is not None:
+        return
+    record = state.rounds.get(number)
+    if record is not None and record.results and record.ended_by_stock:
+        return  # a correction keeps a stock ending recorded before this rule was checked
+    refusal = stock_ending_refusal(state.rules, record.run_outs if record is not None else 0)
+    if refusal is not None:
+        raise RuleError(refusal, field="went_out")
 
 
 def _round_end(
@@ -102,6 +123,18 @@ def _counts(hand: Hand) -> dict[str, int] | None:
     return dict(hand.counts) if hand.counts else None
 
 
+def cutter_of(state: GameState, number: int) -> int | None:
+    """Who cut in round `number`: the player on the right of whoever dealt it (Liverpool)."""
+    current = state.current
+    if current is not None and current.number == number:
+        return current.cutter
+    record, seats = state.rounds.get(number), state.seats_of(number)
+    if record is None or seats is None or state.rules.scoring.cut_bonus <= 0:
+        return None
+    _, right = seats_around(seats.index(record.dealer), len(seats), cuts=True)
+    return None if right is None else seats[right]
+
+
 def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
     """Who plays round `number`, refusing a round not reached yet."""
     seats = state.seats_of(number)
@@ -120,9 +153,15 @@ def _hand_result(
 ) -> HandResult:
     """One player's facts for the round, counting tapped cards within the cards in play."""
     cut = cut_bonus_seat == seat
-    if seat == went_out:
-        return HandResult(went_out=True, cut_bonus=cut)
     hand = hands.get(seat)
+    if seat == went_out:
+        if hand is not None and (hand.points or hand.counts):
+            message = msg(
+                N_("%(name)s went out and holds no cards: clear the points entered for them."),
+                name=state.names[seat],
+            )
+            raise RuleError(message, field=f"hands.{seat}")
+        return HandResult(went_out=True, cut_bonus=cut)
     if hand is None or (hand.points is None and hand.counts is None):
         raise RuleError(
             msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
@@ -133,12 +172,26 @@ def _hand_result(
             points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
         except RuleError as error:
             raise RuleError(error.message, field=f"hands.{seat}") from error
+        if hand.points is not None and hand.points != points:
+            # Two answers for one hand: the table decides which, the app never picks one.
+            message = msg(
+                N_("%(typed)s points were typed but the tapped cards count %(counted)s: keep one."),
+                typed=hand.points,
+                counted=points,
+            )
+            raise RuleError(message, field=f"hands.{seat}")
     else:
         points = hand.points or 0
     if not 0 <= points <= MAX_POINTS:
         message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
         raise RuleError(message, field=f"hands.{seat}")
+    check_total(limits_for(state, number), points, field=f"hands.{seat}")
     return HandResult(points=points, cut_bonus=cut)
+
+
+def limits_for(state: GameState, number: int) -> HandLimits:
+    """What a hand can hold at the end of round `number` at this table."""
+    return hand_limits(state.rules, number, setup_for(state, number).total_cards)
 
 
 def setup_for(state: GameState, number: int) -> TableSetup:

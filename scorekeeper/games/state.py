@@ -16,11 +16,12 @@ from sqlalchemy.orm.util import identity_key
 from ..extensions import db
 from ..models import Game, Round, Seat
 from ..rules.arbiter import buys_left
+from ..rules.messages import Message
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
 from ..rules.scoring import HandResult, RoundOutcome, running_totals, score_round
 from ..rules.standings import Standings, game_over, provisional_standings, standings
-from ..rules.stock import round_ended_by_stock
+from ..rules.stock import round_ended_by_stock, standing_instruction
 from ..rules.table import TableSetup, seats_around, table_setup, tiebreaker_setup
 from ..rules.tiebreak import TiebreakerOutcome
 
@@ -40,6 +41,7 @@ class CurrentRound:
     last_buyer: int | None
     run_outs: int
     ended_by_stock: bool  # the stock ran out for the last time: everybody counts
+    instruction: Message | None  # what the table does after the last run-out, until the round ends
 
     @property
     def is_tiebreaker(self) -> bool:
@@ -263,4 +265,5 @@ def _current(
         last_buyer=record.buys[-1].seat if record and record.buys else None,
         run_outs=run_outs,
         ended_by_stock=round_ended_by_stock(rules, run_outs),
+        instruction=standing_instruction(rules, run_outs),
     )

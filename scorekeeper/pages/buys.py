@@ -27,6 +27,11 @@ def posted_seat() -> int:
     return -1 if seat is None else seat
 
 
+def posted_bought_above() -> int | None:
+    """Who bought the card above, when the arbiter rules on the next card down; else None."""
+    return request.form.get("bought_above", type=int)
+
+
 def posted_version() -> int | None:
     """The game version the phone saw when it showed the form."""
     return request.form.get("version", type=int)
@@ -89,7 +94,7 @@ def rule(game_id: int) -> Response:
     try:
         if discarder is None:
             raise RuleError(actions.CHOOSE_DISCARDER, field="discarder")
-        ruling = rule_on_call(state, discarder, callers, draws)
+        ruling = rule_on_call(state, discarder, callers, draws, posted_bought_above())
     except RuleError as error:
         errors = field_errors(error)
         return respond(PAGE, "games/_arbiter.html", 422, state=state, arbiter_errors=errors)
@@ -101,7 +106,12 @@ def record_buy(game_id: int) -> Response:
     """Record the buy the arbiter gave, and close its ruling."""
     game, seat = load_game(game_id), posted_seat()
     try:
-        actions.record_buy(game, seat, request.form.get("action_id"), posted_version())
+        action_id, version, above = (
+            request.form.get("action_id"),
+            posted_version(),
+            posted_bought_above(),
+        )
+        actions.record_buy(game, seat, action_id, version, above)
     except RuleError as error:
         state = game_state(load_game(game_id))
         errors = {"discarder": [translate(error.message)]}

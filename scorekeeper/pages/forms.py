@@ -98,8 +98,13 @@ def points_in_range(form: FlaskForm, field: Field) -> None:
         raise ValidationError(_l("Points are a whole number from 0 to 10,000."))
 
 
-def round_form(seats: list[tuple[int, str]], allow_stock: bool, cut_bonus: bool) -> type[FlaskForm]:
-    """A form class for ending a round at this table: who went out, then each other hand."""
+def round_form(
+    seats: list[tuple[int, str]], allow_stock: bool, cutter: tuple[int, str, int] | None
+) -> type[FlaskForm]:
+    """A form class for ending a round: who went out, each other hand, the cutter's bonus.
+
+    `cutter` is the seat, name and bonus of the round's cutter, the only one who may earn it.
+    """
 
     class RoundForm(FlaskForm):
         went_out = RadioField(
@@ -113,9 +118,13 @@ def round_form(seats: list[tuple[int, str]], allow_stock: bool, cut_bonus: bool)
             validators=[InputRequired(_l("Choose who went out."))],
         )
         cut_bonus_seat = SelectField(
-            _l("Exact cut (−50)"),
+            _l("Exact cut"),
             choices=[SelectChoice("", _l("Nobody"))]
-            + [SelectChoice(str(seat), name) for seat, name in seats],
+            + (
+                [SelectChoice(str(cutter[0]), f"{cutter[1]} (−{cutter[2]})")]
+                if cutter is not None
+                else []
+            ),
             default="",
         )
         action_id = HiddenField()
@@ -125,6 +134,6 @@ def round_form(seats: list[tuple[int, str]], allow_stock: bool, cut_bonus: bool)
         points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
         setattr(RoundForm, f"points_{seat}", points)
         setattr(RoundForm, f"cards_{seat}", CountsField())
-    if not cut_bonus:
+    if cutter is None:
         delattr(RoundForm, "cut_bonus_seat")
     return RoundForm

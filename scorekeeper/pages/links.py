@@ -91,6 +91,15 @@ def show(game_id: int) -> Response:
     return respond("games/share.html", "games/share.html", state=state)
 
 
+@bp.get("/links/<role>")
+def confirm_replace(game_id: int, role: str) -> Response:
+    """Say what replacing a link does before it is done: the old link stops working."""
+    if role not in ("edit", "view") or not current_access().can_edit:
+        abort(404)
+    state = game_state(load_game(game_id))
+    return respond("games/replace_link.html", "games/replace_link.html", state=state, role=role)
+
+
 @bp.post("/links/<role>")
 def replace(game_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""

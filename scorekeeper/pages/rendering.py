@@ -42,6 +42,8 @@ def after_change(location: str, fragment: str, state: GameState, **context: Any)
         return redirect(location, code=303)
     response = Response(change_answer(fragment, state, **context), mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
+    # The page's forms outside the regions (undo) follow this phone's own change: app.js.
+    response.headers["Game-Version"] = str(state.game.version)
     return response
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -15,7 +16,7 @@ from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from .forms import STOCK, round_form
 from .links import GAME, protect, require_edit
-from .rendering import respond, wants_fragment
+from .rendering import go_to, respond, wants_fragment
 
 bp = Blueprint("rounds", __name__, url_prefix=f"{GAME}/rounds")
 protect(bp)
@@ -29,10 +30,12 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
+    cutter = round_end.cutter_of(state, number)
+    bonus = state.rules.scoring.cut_bonus
     form_class = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,
-        state.rules.scoring.cut_bonus > 0,
+        None if cutter is None or bonus <= 0 else (cutter, state.names[cutter], bonus),
     )
     form = form_class(formdata=None) if fresh else form_class()
     if fresh or request.method == "GET":
@@ -65,8 +68,14 @@ def _fill(form: FlaskForm, state: GameState, number: int, stock_ended: bool) -> 
         form.cut_bonus_seat.data = str(record.cut_bonus_seat)
 
 
-def _page(state: GameState, number: int, form: FlaskForm, status: int = 200) -> Response:
-    """The end-of-round page."""
+def _page(
+    state: GameState,
+    number: int,
+    form: FlaskForm,
+    status: int = 200,
+    notes: dict[int, str] | None = None,
+) -> Response:
+    """The end-of-round page; `notes` say per hand what a tap did to typed points."""
     return respond(
         "rounds/edit.html",
         "rounds/edit.html",
@@ -76,6 +85,7 @@ def _page(state: GameState, number: int, form: FlaskForm, status: int = 200) -> 
         form=form,
         seats=_seats(state, number),
         tallies=_tallies(state, number, form),
+        notes=notes or {},
     )
 
 
@@ -118,14 +128,26 @@ def tap(game_id: int, number: int) -> Response:
     form = _form_for(state, number)
     seat, _sep, code = request.form.get("tap", "").partition(":")
     field = getattr(form, f"cards_{seat}", None) if seat.isdigit() else None
+    notes = {}
     if field is not None:
         counts = dict(field.data or {})
         if code == "clear":
             counts = {}
         elif code:
             counts[code] = counts.get(code, 0) + 1
+            notes = _drop_typed_points(form, int(seat))
         field.data = counts
-    return _page(state, number, form)
+    return _page(state, number, form, notes=notes)
+
+
+def _drop_typed_points(form: FlaskForm, seat: int) -> dict[int, str]:
+    """One answer per hand: a tapped card replaces typed points, and the hand says so."""
+    points = getattr(form, f"points_{seat}")
+    if points.data is None:
+        return {}
+    typed = points.data
+    points.data, points.raw_data = None, []
+    return {seat: gettext("The tapped cards replace the %(points)s points typed.", points=typed)}
 
 
 @bp.post("/<int:number>")
@@ -144,7 +166,10 @@ def update(game_id: int, number: int) -> Response:
         )
         for seat in _seats(state, number)
     }
+    record = state.rounds.get(number)
+    correcting = record is not None and bool(record.results)
     cut = getattr(form, "cut_bonus_seat", None)
+
     cut_seat = int(cut.data) if cut is not None and cut.data else None
     try:
         warnings = round_end.record_result(
@@ -161,7 +186,9 @@ def update(game_id: int, number: int) -> Response:
         return _page(state, number, form, 422)
     for warning in warnings:
         flash(translate(warning), "warning")
-    return redirect(url_for("games.show", game_id=game_id), code=303)
+    # A correction is made from the sheet: go back there to see it.
+    back = "games.sheet" if correcting else "games.show"
+    return go_to(url_for(back, game_id=game_id))
 
 
 @bp.get("/<int:number>/notice")

@@ -10,9 +10,13 @@ from flask_babel import format_date, format_time
 from markupsafe import Markup
 
 from ..games.history import describe
+from ..games.state import GameState
 from ..i18n import current_locale, translate
+from ..rules.messages import msg
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
-from ..rules.ruleset import Contract
+from ..rules.round_notes import round_notes
+from ..rules.ruleset import Contract, RuleSet
+from ..rules.sheet_words import buy_call, worded
 from ..rules.table import describe_contract
 from .home import current_theme
 
@@ -25,6 +29,24 @@ def new_action_id() -> str:
 def contract_words(contract: Contract) -> list[str]:
     """The contract in the table's language, one part per meld kind."""
     return [translate(part) for part in describe_contract(contract)]
+
+
+def round_reminders(state: GameState) -> list[str]:
+    """The current round's rule reminders in the table's language."""
+    current = state.current
+    if current is None:
+        return []
+    return [translate(note) for note in round_notes(state.rules, current.setup, len(current.seats))]
+
+
+def call_words(rules: RuleSet) -> str:
+    """What the table calls to buy, in its language."""
+    return translate(buy_call(rules))
+
+
+def rule_words(rules: RuleSet, text: str) -> str:
+    """A heading in the rule set's own wording (the sheet's "Vorgabe" in German)."""
+    return translate(worded(rules, msg(text)))
 
 
 def rank_buttons() -> list[tuple[str, str]]:
@@ -63,6 +85,9 @@ def init_app(app: Flask) -> None:
         hand_text=hand_text,
         qr_svg=qr_svg,
         contract_words=contract_words,
+        round_reminders=round_reminders,
+        call_words=call_words,
+        rule_words=rule_words,
         rank_buttons=rank_buttons,
         describe_change=describe,
         format_time=format_time,

@@ -37,11 +37,16 @@ def buy_refusal(
     buys_used_by_player: int,
     *,
     discarder: int | None = None,
-    last_buyer: int | None = None,
+    bought_above: int | None = None,
     game_buys_used_by_player: int = 0,
     contract_down: bool = False,
 ) -> Message | None:
-    """Why one buy is refused: own discard, round or game cap, twice in a row, contract down."""
+    """Why one buy is refused: own discard, round or game cap, twice in a row, contract down.
+
+    `bought_above` is who bought the card just above this one at the same discard: "no
+    twice in a row" holds only within that chain of exposed cards (docs/RULES.md 4), so a
+    plain buy of a fresh discard, which has none, is never refused by it.
+    """
     cap, game_cap = round_buy_cap(rules, round_number), rules.buys.cap_per_game
     if player == discarder:
         return msg(N_("Nobody may buy back their own discard."))
@@ -59,7 +64,7 @@ def buy_refusal(
             "The limit of %(count)s buys per game is reached.",
             game_cap,
         )
-    if rules.buys.no_twice_in_a_row and player == last_buyer:
+    if rules.buys.no_twice_in_a_row and player == bought_above:
         return msg(N_("Nobody may buy twice in a row."))
     if rules.buys.no_buy_after_contract_down and contract_down:
         return msg(N_("Nobody may buy once their contract is down."))
@@ -75,12 +80,15 @@ def arbitrate(
     buys_used: Mapping[int, int],
     *,
     turn_player_draws: bool = False,
-    last_buyer: int | None = None,
+    bought_above: int | None = None,
     game_buys_used: Mapping[int, int] | None = None,
     contract_down: Collection[int] = (),
 ) -> BuyRuling:
-    """Turn player may draw the discard; else the nearest eligible caller clockwise gets it."""
-    _check_seats(players, discarder, callers)
+    """Turn player may draw the discard; else the nearest eligible caller clockwise gets it.
+
+    For the next card down at one discard, `bought_above` names who bought the card above.
+    """
+    _check_seats(players, discarder, callers, bought_above)
     turn = (discarder + 1) % players
     # Buys counted this round are a lower bound of the game's when those are not given.
     game_used = buys_used if game_buys_used is None else game_buys_used
@@ -94,7 +102,7 @@ def arbitrate(
             caller,
             buys_used.get(caller, 0),
             discarder=discarder,
-            last_buyer=last_buyer,
+            bought_above=bought_above,
             game_buys_used_by_player=game_used.get(caller, 0),
             contract_down=caller in contract_down,
         )
@@ -147,11 +155,18 @@ def _explain(rules: RuleSet, winner: int | None, turn: int, is_buy: bool, called
     )
 
 
-def _check_seats(players: int, discarder: int, callers: Collection[int]) -> None:
+def _check_seats(
+    players: int, discarder: int, callers: Collection[int], bought_above: int | None
+) -> None:
     """Seats are 0 to players - 1; a discard needs someone else at the table."""
     if players < 2:
         raise RuleError(msg(N_("Buying needs at least 2 players.")), field="players")
-    for field, seats in (("discarder", (discarder,)), ("callers", tuple(callers))):
+    above = () if bought_above is None else (bought_above,)
+    for field, seats in (
+        ("discarder", (discarder,)),
+        ("callers", tuple(callers)),
+        ("bought_above", above),
+    ):
         for seat in seats:
             if not 0 <= seat < players:
                 message = msg(N_("There is no seat %(seat)s at this table."), seat=seat)

@@ -44,9 +44,11 @@ def check_contract(melds: Sequence[Sequence[Card]], rules: RuleSet, round_number
     if not 1 <= round_number <= len(rules.rounds):
         reason = msg(N_("There is no round %(number)s in this game."), number=round_number)
         raise RuleError(reason, field="round")
-    # A round without a final discard (round 7) lays down the same way; emptying the
-    # hand is a going-out matter, checked elsewhere.
-    return check_melds_against(rules.round_spec(round_number).contract, melds, rules)
+    spec = rules.round_spec(round_number)
+    if rules.exact_lifted(spec):
+        # Round 7 of the sheet: 13 cards cannot go down as three runs of exactly four.
+        rules = replace(rules, melds=replace(rules.melds, exact_laydown=False))
+    return check_melds_against(spec.contract, melds, rules)
 
 
 def check_tiebreaker_contract(melds: Sequence[Sequence[Card]], rules: RuleSet) -> MeldCheck:

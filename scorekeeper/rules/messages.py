@@ -27,6 +27,7 @@ class Message:
     params: dict[str, Any] = field(default_factory=dict)
     plural: str | None = None
     count: int | None = None
+    context: str | None = None  # a gettext context: the same words, another game's wording
 
     def render(self) -> str:
         """The sentence in English, for logs, tests and the CLI."""
@@ -36,6 +37,16 @@ class Message:
 
     def __str__(self) -> str:
         return self.render()
+
+
+def C_(context: str, template: str) -> str:
+    """Mark a template for extraction under a gettext context, without translating it here."""
+    return template
+
+
+def NC_(context: str, singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction under a gettext context."""
+    return singular, plural
 
 
 def NN_(singular: str, plural: str) -> tuple[str, str]:

@@ -36,6 +36,23 @@ NINE_ROUNDS: tuple[RoundSpec, ...] = (
     STANDARD_ROUNDS[6],
 )
 
+# Shanghai's ten deals as commonly published (docs/RULES.md 8); the sources give none.
+SHANGHAI_ROUNDS: tuple[RoundSpec, ...] = tuple(
+    RoundSpec(contract, deal=11)
+    for contract in (
+        Contract(books=2),
+        Contract(books=1, runs=1),
+        Contract(runs=2),
+        Contract(books=3),
+        Contract(books=1, runs=1, run_length=7),
+        Contract(books=2, runs=1, run_length=5),
+        Contract(runs=3),
+        Contract(books=1, runs=1, run_length=10),
+        Contract(books=3, runs=1, run_length=5),
+        Contract(runs=3, run_length=5),
+    )
+)
+
 MAY_I_DECKS: tuple[DeckRule, ...] = (
     DeckRule(min_players=2, max_players=6, decks=2, jokers_base=4),
     DeckRule(min_players=7, max_players=8, decks=3, jokers_base=6),
@@ -65,7 +82,15 @@ CONTRACT_RUMMY = RuleSet(
     ),
     reshuffle=ReshufflePolicy.ALWAYS,
     min_players=3,
-    buy_call="Darf ich?",
+)
+
+# The parent game (docs/RULES.md 8): the sheet's rounds and meld rules with open buying.
+# The sources give no card values; the table enters its own, May I?'s stand until then.
+CONTRACT_RUMMY_PROPER = replace(
+    CONTRACT_RUMMY,
+    key="contract-rummy-proper",
+    name=N_("Contract Rummy proper"),
+    buys=BuyRules(cap_per_round=None, turn_player_call_is_buy=False),
 )
 
 LIVERPOOL = replace(
@@ -73,18 +98,15 @@ LIVERPOOL = replace(
     key="liverpool",
     name=N_("Liverpool Rummy"),
     scoring=ScoringRules(cut_bonus=50),
-    buy_call="May I?",
 )
 
 SHANGHAI = replace(
     CONTRACT_RUMMY,
     key="shanghai",
     name=N_("Shanghai Rummy"),
-    # The sources give no Shanghai contracts: the standard seven at 11 cards, for the table to edit.
-    rounds=tuple(replace(spec, deal=11) for spec in STANDARD_ROUNDS),
+    rounds=SHANGHAI_ROUNDS,
     buys=replace(CONTRACT_RUMMY.buys, cap_per_round=2),
     scoring=ScoringRules(values={**ScoringRules().values, "JK": 50}),
-    buy_call="May I?",
 )
 
 NINE_ROUND_MARATHON = replace(
@@ -136,6 +158,7 @@ PRESETS: dict[str, RuleSet] = {
     for preset in (
         MAY_I,
         CONTRACT_RUMMY,
+        CONTRACT_RUMMY_PROPER,
         LIVERPOOL,
         SHANGHAI,
         NINE_ROUND_MARATHON,

@@ -1,11 +1,26 @@
-"""The rules card: a rule set told in sentences the table can read, section by section."""
+"""The rules card: a rule set told in sentences the table can read, section by section.
+
+Every setting that differs from the standard May I? rules (docs/RULES.md 1-6) says so
+here, so a house rule set's card is as true as a preset's.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .card_scoring import scoring_lines
 from .messages import N_, Message, msg, nmsg
-from .ruleset import AceRule, ReshufflePolicy, RuleSet, TiebreakPolicy
+from .ruleset import (
+    AceRule,
+    Contract,
+    DealPasses,
+    DeckRule,
+    FirstDealer,
+    ReshufflePolicy,
+    RuleSet,
+)
+from .sheet_words import buy_call, worded
+from .table import contract_message
 
 # A word on each preset, from the rule documents' own descriptions.
 SUMMARIES: dict[str, str] = {
@@ -17,11 +32,16 @@ SUMMARIES: dict[str, str] = {
         "The German rule sheet: exactly the contract goes down, runs of one suit may not "
         "continue each other, and the stock is re-formed whenever it runs out."
     ),
+    "contract-rummy-proper": N_(
+        "The parent game: the sheet's seven rounds and open buying; enter your table's card "
+        "values in the editor, as the sources give none."
+    ),
     "liverpool": N_(
         "As the rule sheet, and the player to the dealer's right cuts: an exact cut is worth 50."
     ),
     "shanghai": N_(
-        "11 cards every round, at most two buys a round, and a joker left in hand costs 50."
+        "11 cards every round, at most two buys a round, and a joker left in hand costs 50. "
+        "The ten deals are the common list: the sources give none."
     ),
     "nine-rounds": N_("The marathon: two more rounds, 4 books and 3 runs of 5."),
     "no-buys": N_("May I? without out-of-turn buys: fewer surprises, slower hands."),
@@ -38,6 +58,23 @@ SUMMARIES: dict[str, str] = {
     ),
 }
 
+FIRST_DEALER = {
+    FirstDealer.HIGH_CARD: N_("The highest card cut picks the first dealer."),
+    FirstDealer.LOW_CARD: N_("The lowest card cut picks the first dealer."),
+    FirstDealer.RANDOM: N_("The first dealer is chosen by chance."),
+}
+DEAL_PASSES = {
+    DealPasses.LEFT: N_("The deal passes clockwise; the player left of the dealer starts."),
+    DealPasses.WINNER: N_(
+        "The deal passes to whoever went out last round; the player left of the dealer starts."
+    ),
+}
+ACES = {
+    AceRule.LOW: N_("The ace is low only: A-2-3-4, never Q-K-A."),
+    AceRule.HIGH_OR_LOW: N_("The ace is low or high: A-2-3-4 or J-Q-K-A, not both."),
+    AceRule.AROUND: N_("Runs may turn the corner: Q-K-A-2."),
+}
+
 
 @dataclass(frozen=True)
 class Section:
@@ -49,62 +86,119 @@ class Section:
 
 def rules_card(rules: RuleSet) -> tuple[Section, ...]:
     """Every rule of a rule set, in the words of the table (rounds are listed separately)."""
-    return (
+    sections = (
         Section(msg(N_("Players and cards")), _players(rules)),
         Section(msg(N_("Books and runs")), _melds(rules)),
-        Section(msg(N_("“%(call)s”: buying out of turn"), call=rules.buy_call), _buys(rules)),
+        Section(msg(N_("“%(call)s”: buying out of turn"), call=buy_call(rules)), _buys(rules)),
         Section(msg(N_("When the stock runs out")), _stock(rules)),
-        Section(msg(N_("Scoring")), _scoring(rules)),
+        Section(msg(N_("Scoring")), scoring_lines(rules)),
+    )
+    return tuple(
+        Section(worded(rules, s.title), tuple(worded(rules, line) for line in s.lines))
+        for s in sections
+    )
+
+
+def card_text(rules: RuleSet) -> str:
+    """The whole card in English, one sentence a line: for tests, logs and the CLI."""
+    return "\n".join(
+        line.render() for section in rules_card(rules) for line in (section.title, *section.lines)
     )
 
 
 def summary(rules: RuleSet) -> Message | None:
     """The preset's one-line description, if it is a preset."""
     text = SUMMARIES.get(rules.key)
-    return msg(text) if text else None
+    return worded(rules, msg(text)) if text else None
 
 
 def _players(rules: RuleSet) -> tuple[Message, ...]:
-    """Players, decks and jokers (docs/RULES.md 2)."""
+    """Players, decks and jokers, the first dealer and the deal (docs/RULES.md 2, 3, 9)."""
     lines = [msg(N_("%(low)s to %(high)s players."), low=rules.min_players, high=rules.max_players)]
-    for rule in rules.decks:
-        players = msg(
-            N_("%(low)s to %(high)s players"), low=rule.min_players, high=rule.max_players
+    if rules.recommended_min_players > rules.min_players:
+        lines.append(
+            msg(
+                N_("Best with %(players)s or more: fewer rarely call out of turn."),
+                players=rules.recommended_min_players,
+            )
         )
-        decks = nmsg("%(count)s deck", "%(count)s decks", rule.decks)
-        if rule.jokers_per_player:
-            jokers = msg(N_("one joker fewer than players"))
-        else:
-            jokers = nmsg("%(count)s joker", "%(count)s jokers", rule.jokers_base)
+    for rule in rules.decks:
         lines.append(
             msg(
                 N_("%(players)s: %(decks)s and %(jokers)s."),
-                players=players,
-                decks=decks,
-                jokers=jokers,
+                players=msg(
+                    N_("%(low)s to %(high)s players"), low=rule.min_players, high=rule.max_players
+                ),
+                decks=nmsg("%(count)s deck", "%(count)s decks", rule.decks),
+                jokers=_jokers(rule) if rules.melds.jokers_wild else msg(N_("no jokers")),
             )
         )
-    lines.append(msg(N_("The deal passes clockwise; the player left of the dealer starts.")))
+    lines.append(msg(FIRST_DEALER[rules.first_dealer]))
+    lines.append(msg(DEAL_PASSES[rules.deal_passes]))
     return tuple(lines)
 
 
+def _jokers(rule: DeckRule) -> Message:
+    """Jokers of a deck rule: a number, or one fewer than the players (the sheet)."""
+    if not rule.jokers_per_player:
+        return nmsg("%(count)s joker", "%(count)s jokers", rule.jokers_base)
+    if (rule.jokers_base, rule.jokers_per_player) == (-1, 1):
+        return msg(N_("one joker fewer than players"))
+    if rule.jokers_base < 0:
+        return nmsg(
+            "%(count)s joker per player, less %(fewer)s",
+            "%(count)s jokers per player, less %(fewer)s",
+            rule.jokers_per_player,
+            fewer=-rule.jokers_base,
+        )
+    return nmsg(
+        "%(count)s joker per player, plus %(base)s",
+        "%(count)s jokers per player, plus %(base)s",
+        rule.jokers_per_player,
+        base=rule.jokers_base,
+    )
+
+
 def _melds(rules: RuleSet) -> tuple[Message, ...]:
-    """Books, runs, aces, jokers and laying down (docs/RULES.md 3, 7, 8)."""
+    """Books, runs, aces, wild cards and laying down (docs/RULES.md 3, 7, 8, 9)."""
     melds = rules.melds
     lines = [
         msg(N_("A book is three or more cards of one rank, in any suits.")),
         msg(N_("A run is four or more cards of one suit in sequence.")),
-        {
-            AceRule.LOW: msg(N_("The ace is low only: A-2-3-4, never Q-K-A.")),
-            AceRule.HIGH_OR_LOW: msg(N_("The ace is low or high: A-2-3-4 or J-Q-K-A, not both.")),
-            AceRule.AROUND: msg(N_("Runs may turn the corner: Q-K-A-2.")),
-        }[melds.aces],
+        msg(ACES[melds.aces]),
         msg(N_("Jokers are wild in books and runs."))
         if melds.jokers_wild
         else msg(N_("There are no jokers.")),
     ]
+    if melds.wild_twos:
+        lines.append(
+            msg(
+                N_("Every 2 is wild as well; a 2 left in hand counts %(points)s."),
+                points=rules.scoring.values["2"],
+            )
+        )
+    if melds.max_wilds_per_meld is not None:
+        lines.append(
+            nmsg(
+                "At most %(count)s wild card in one meld.",
+                "At most %(count)s wild cards in one meld.",
+                melds.max_wilds_per_meld,
+            )
+        )
+    if melds.wilds_never_outnumber_naturals:
+        lines.append(msg(N_("Wild cards may never outnumber the natural cards of a meld.")))
+    lines += _laydown(rules)
+    return tuple(lines)
+
+
+def _laydown(rules: RuleSet) -> list[Message]:
+    """Exact or free laydown, touching runs, laying off and the joker swap."""
+    melds, lines = rules.melds, []
     if melds.exact_laydown:
-        lines.append(msg(N_("Lay down exactly the contract: books of 3, runs of 4, no more.")))
+        lines.append(msg(N_("Lay down exactly the contract: each meld at its length, no more.")))
+        for number, spec in enumerate(rules.rounds, start=1):
+            if rules.exact_lifted(spec):
+                lines.append(exact_lifted_message(number, spec.deal + 1, spec.contract))
     if not melds.abutting_runs:
         lines.append(msg(N_("Two runs of one suit may not simply continue each other.")))
     if melds.layoff_without_drawing:
@@ -115,23 +209,28 @@ def _melds(rules: RuleSet) -> tuple[Message, ...]:
         lines.append(
             msg(N_("A joker in a run may be swapped for the real card; in a book it stays."))
         )
-    return tuple(lines)
+    return lines
+
+
+def exact_lifted_message(number: int, cards: int, contract: Contract) -> Message:
+    """Say that a round's exact lengths are lifted, and why (docs/RULES.md 7)."""
+    return msg(
+        N_(
+            "Round %(number)s: all %(cards)s cards go down at once, which %(contract)s of "
+            "exact length cannot hold, so one meld may be longer."
+        ),
+        number=number,
+        cards=cards,
+        contract=contract_message(contract),
+    )
 
 
 def _buys(rules: RuleSet) -> tuple[Message, ...]:
-    """The out-of-turn buy (docs/RULES.md 4)."""
+    """The out-of-turn buy: caps per round, per game and per round of play (docs/RULES.md 4)."""
     buys = rules.buys
-    if buys.cap_per_round == 0:
+    caps = [rules.buy_cap(number) for number in range(1, len(rules.rounds) + 1)]
+    if all(cap == 0 for cap in caps) or buys.cap_per_game == 0:
         return (msg(N_("No buying out of turn.")),)
-    cap = (
-        msg(N_("Buys are not limited."))
-        if buys.cap_per_round is None
-        else nmsg(
-            "At most %(count)s buy per round.",
-            "At most %(count)s buys per round.",
-            buys.cap_per_round,
-        )
-    )
     lines = [
         msg(N_("The player whose turn is next may take the discard as their draw.")),
         msg(N_("Otherwise the caller nearest the discarder's left gets it.")),
@@ -139,59 +238,96 @@ def _buys(rules: RuleSet) -> tuple[Message, ...]:
             "The buyer also takes %(count)s penalty card from the stock.",
             "The buyer also takes %(count)s penalty cards from the stock.",
             buys.penalty_cards,
-        ),
-        cap,
+        )
+        if buys.penalty_cards
+        else msg(N_("The buyer takes no penalty card.")),
+        *_caps(rules),
     ]
+    if buys.turn_player_call_is_buy:
+        lines.append(
+            msg(
+                N_("The next player's “%(call)s” instead of a plain draw counts as a buy."),
+                call=buy_call(rules),
+            )
+        )
+    else:
+        lines.append(msg(N_("If the next player calls, the card is their draw, not a buy.")))
     if buys.no_twice_in_a_row:
-        lines.append(msg(N_("Nobody may buy twice in a row.")))
+        lines.append(
+            msg(
+                N_(
+                    "After a buy the card below may be bought the same way, but not by the "
+                    "same player twice in a row."
+                )
+            )
+        )
+    if buys.no_buy_after_contract_down:
+        lines.append(msg(N_("Nobody may buy once their contract is down.")))
     return tuple(lines)
+
+
+def _caps(rules: RuleSet) -> list[Message]:
+    """The cap per round, each round's own cap, and the cap per game."""
+    per_round, per_game = rules.buys.cap_per_round, rules.buys.cap_per_game
+    own = [(n, spec.buy_cap) for n, spec in enumerate(rules.rounds, start=1)]
+    if per_round is None and per_game is None and all(cap is None for _, cap in own):
+        return [msg(N_("Buys are not limited."))]
+    lines: list[Message] = []
+    if any(cap is None for _, cap in own):
+        lines.append(_cap_per_round(per_round))
+    for number, cap in own:
+        if cap == 0:
+            lines.append(msg(N_("Round %(number)s: no buying."), number=number))
+        elif cap is not None:
+            lines.append(
+                nmsg(
+                    "Round %(number)s: at most %(count)s buy.",
+                    "Round %(number)s: at most %(count)s buys.",
+                    cap,
+                    number=number,
+                )
+            )
+    if per_game is not None:
+        lines.append(
+            nmsg("At most %(count)s buy per game.", "At most %(count)s buys per game.", per_game)
+        )
+    return lines
+
+
+def _cap_per_round(cap: int | None) -> Message:
+    """The rule set's cap for the rounds that have none of their own."""
+    if cap is None:
+        return msg(N_("No limit on buys per round."))
+    if cap == 0:
+        return msg(N_("No buying, except in the rounds named below."))
+    return nmsg("At most %(count)s buy per round.", "At most %(count)s buys per round.", cap)
 
 
 def _stock(rules: RuleSet) -> tuple[Message, ...]:
-    """Stock exhaustion (docs/RULES.md 5)."""
+    """Stock exhaustion: re-formed once or always, shuffled or turned over (docs/RULES.md 5, 9)."""
+    shuffled = rules.shuffle_on_reform
     if rules.reshuffle is ReshufflePolicy.ALWAYS:
-        return (msg(N_("Shuffle the discards, but the top card, into a new stock every time.")),)
-    return (
-        msg(N_("The first time, shuffle the discards, but the top card, into a new stock.")),
-        msg(N_("The second time, the round ends and everybody counts their hand.")),
-    )
-
-
-def _scoring(rules: RuleSet) -> tuple[Message, ...]:
-    """Card values, the cut bonus and the tiebreak (docs/RULES.md 6)."""
-    values = rules.scoring.values
-    lines = [
-        msg(N_("Going out scores 0; everybody else counts the cards in hand.")),
-        msg(
-            N_(
-                "Joker %(joker)s, ace %(ace)s, king, queen and jack %(face)s, the others as marked."
-            ),
-            joker=values["JK"],
-            ace=values["A"],
-            face=values["K"],
-        ),
-    ]
-    if rules.scoring.cut_bonus:
-        lines.append(
-            msg(
-                N_("An exact cut takes %(bonus)s off the cutter's score."),
-                bonus=rules.scoring.cut_bonus,
+        if shuffled:
+            return (
+                msg(N_("Shuffle the discards, but the top card, into a new stock every time.")),
             )
+        return (
+            msg(
+                N_(
+                    "Turn the discards, but the top card, over into a new stock every time, "
+                    "without shuffling."
+                )
+            ),
         )
-    lines.append(msg(N_("The lowest total wins.")))
-    lines.append(_tiebreak(rules.scoring.tiebreak))
-    return tuple(lines)
-
-
-def _tiebreak(policy: TiebreakPolicy) -> Message:
-    """How a tie on the lowest total is settled."""
-    if policy is TiebreakPolicy.SHARED:
-        return msg(N_("Tied players share the win."))
-    if policy is TiebreakPolicy.PLAYOFF:
-        return msg(N_("Tied players play a tiebreaker round: 2 runs, 10 cards."))
-    return msg(
-        N_(
-            "A tie goes to whoever went out in more rounds; still tied, a tiebreaker round "
-            "(2 runs, 10 cards) decides."
+    first = (
+        N_("The first time, shuffle the discards, but the top card, into a new stock.")
+        if shuffled
+        else N_(
+            "The first time, turn the discards, but the top card, over into a new stock "
+            "without shuffling."
         )
+    )
+    return (
+        msg(first),
+        msg(N_("The second time, the round ends and everybody counts their hand.")),
     )

@@ -165,7 +165,7 @@ class RuleSet:
     min_players: int = 2
     max_players: int = 8
     recommended_min_players: int = 3
-    buy_call: str = "May I?"  # what the table calls out; the sheet says "Darf ich?"
+    buy_call: str = "May I?"  # what the table calls out; shown in the table's language
 
     def round_spec(self, number: int) -> RoundSpec:
         """The spec of round `number` (1-based)."""
@@ -185,3 +185,16 @@ class RuleSet:
     def with_changes(self, **changes: object) -> RuleSet:
         """A copy with some top-level settings changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    def exact_lifted(self, spec: RoundSpec) -> bool:
+        """Exact laydown is lifted where every card must go down but the contract holds fewer.
+
+        Contract Rummy round 7: 12 dealt + 1 drawn = 13 cards cannot go down as three runs
+        of exactly four with no discard, so one run may be longer (docs/RULES.md 7).
+        """
+        needed = spec.contract.cards_needed
+        return self.melds.exact_laydown and not spec.final_discard and spec.deal + 1 != needed
+
+    def exact_in(self, spec: RoundSpec) -> bool:
+        """Whether a round is laid down at exact lengths (docs/RULES.md 7)."""
+        return self.melds.exact_laydown and not self.exact_lifted(spec)

@@ -115,6 +115,17 @@ def _check_cut(rules: RuleSet, results: Sequence[HandResult]) -> None:
         )
 
 
+def check_cut_bonus(rules: RuleSet, seat: int | None, cutter: int | None) -> None:
+    """Liverpool: only the round's cutter, right of the dealer, can earn the cut bonus."""
+    if seat is None:
+        return
+    if rules.scoring.cut_bonus <= 0:
+        raise RuleError(msg(N_("These rules have no cut bonus.")), field="cut_bonus_seat")
+    if seat != cutter:
+        message = msg(N_("Only the player who cut this round can earn the cut bonus."))
+        raise RuleError(message, field="cut_bonus_seat")
+
+
 def zero_warning(result: HandResult) -> Message | None:
     """Warn when a player who did not go out counts 0: a hand left at the end always scores."""
     if result.went_out or result.points != 0:

@@ -48,6 +48,33 @@ def round_ended_by_stock(rules: RuleSet, run_outs: int) -> bool:
     return stock_can_end_round(rules) and run_outs > RUN_OUTS_BEFORE_END
 
 
+def standing_instruction(rules: RuleSet, run_outs: int) -> Message | None:
+    """What the table does after the stock's last run-out, shown for the rest of the round."""
+    if run_outs < 1:
+        return None
+    return stock_ran_out(rules, run_outs - 1).instruction
+
+
+def stock_ending_refusal(rules: RuleSet, run_outs: int) -> Message | None:
+    """Why the stock cannot have ended a round after this many run-outs (May I?: the second)."""
+    if not stock_can_end_round(rules) or round_ended_by_stock(rules, run_outs):
+        return None  # the sheet's rules refuse any stock ending in scoring.check_stock_ending
+    return msg(
+        N_(
+            "The stock ends the round only when it runs out a second time; so far it ran out "
+            "%(count)s times this round. Tap “The stock ran out” each time it does."
+        ),
+        count=run_outs,
+    )
+
+
+def buy_after_stock_refusal(rules: RuleSet, run_outs: int) -> Message | None:
+    """Why no buy can be made once the stock ended the round (RULES.md 5's decision)."""
+    if round_ended_by_stock(rules, run_outs):
+        return msg(N_("The stock ended this round: nobody can buy any more."))
+    return None
+
+
 def _reform(rules: RuleSet) -> Message:
     """The discards but the top card become the new stock, shuffled unless the table says not."""
     if rules.shuffle_on_reform:

@@ -128,6 +128,14 @@ def describe_contract(contract: Contract) -> tuple[Message, ...]:
     return tuple(parts)
 
 
+def contract_message(contract: Contract) -> Message:
+    """A contract as one message: "2 books + 1 run", for quoting in a sentence."""
+    parts = describe_contract(contract)
+    if len(parts) == 1:
+        return parts[0]
+    return msg(N_("%(books)s + %(runs)s"), books=parts[0], runs=parts[1])
+
+
 def _setup(
     rules: RuleSet, round_number: int, players: int, dealer: int, deck_rule: DeckRule
 ) -> TableSetup:

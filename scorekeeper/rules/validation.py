@@ -30,6 +30,7 @@ def validate_ruleset(rules: RuleSet) -> dict[str, list[Message]]:
         _add(errors, "rounds", msg(N_("Play 1 to %(maximum)s rounds."), maximum=MAX_ROUNDS))
     for path, spec in _all_rounds(rules):
         _check_round(path, spec, errors)
+        _check_reach(rules, path, spec, errors)
     _check_decks(rules, errors)
     _check_deal_fits(rules, errors)
     _check_stakes(rules, errors)
@@ -100,9 +101,37 @@ def _check_round(path: str, spec: RoundSpec, errors: Errors) -> None:
         _add(errors, f"{path}.contract", msg(N_("A contract needs at least one book or run.")))
     if spec.deal < 1:
         _add(errors, f"{path}.deal", msg(N_("Deal at least one card.")))
-    elif spec.deal + 1 < contract.cards_needed:
+
+
+def _check_reach(rules: RuleSet, path: str, spec: RoundSpec, errors: Errors) -> None:
+    """The deal, one draw and what the round's buys can add must make the contract.
+
+    Each buy brings the discard and its penalty cards; no cap means no limit, so only a
+    capped round can fall short (Shanghai's "book + run of 10" needs a buy: 11 + 1 < 13).
+    """
+    needed, cap = spec.contract.cards_needed, _round_cap(rules, spec)
+    if spec.deal < 1 or cap is None:
+        return
+    bought = cap * (1 + max(rules.buys.penalty_cards, 0))
+    if spec.deal + 1 + bought >= needed:
+        return
+    if bought <= 0:
         message = N_("%(deal)s cards plus one draw cannot make a contract of %(needed)s cards.")
-        _add(errors, f"{path}.deal", msg(message, deal=spec.deal, needed=contract.cards_needed))
+        _add(errors, f"{path}.deal", msg(message, deal=spec.deal, needed=needed))
+        return
+    message = N_(
+        "%(deal)s cards, one draw and %(bought)s cards from buys cannot make a contract of "
+        "%(needed)s cards."
+    )
+    _add(errors, f"{path}.deal", msg(message, deal=spec.deal, bought=bought, needed=needed))
+
+
+def _round_cap(rules: RuleSet, spec: RoundSpec) -> int | None:
+    """Buys one player may make in a round: its own cap, the rule set's, and the game's."""
+    caps = [spec.buy_cap if spec.buy_cap is not None else rules.buys.cap_per_round]
+    caps.append(rules.buys.cap_per_game)
+    known = [max(cap, 0) for cap in caps if cap is not None]
+    return min(known) if known else None
 
 
 def _table_sizes(rules: RuleSet) -> range:

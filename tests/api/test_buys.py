@@ -125,13 +125,33 @@ def test_the_arbiter_passes_over_a_caller_out_of_buys_and_records_the_winner(api
     assert api.history()[0] == "Round 1: Carla bought a card"
 
 
-def test_contract_rummy_refuses_the_same_buyer_twice_in_a_row(api: Api) -> None:
+def test_contract_rummy_refuses_the_buyer_of_the_card_above_the_next_card_down(api: Api) -> None:
     api.start(ruleset="contract-rummy")
-    api.buy("Ben")
-    ruling = api.ok("post", f"{api.url}/arbiter", {"discarder": 3, "callers": [1]})
+    body = {"discarder": 3, "callers": [1], "record": True}
+    assert api.call("post", f"{api.url}/arbiter", body).status_code == 201
+    below = {"discarder": 3, "callers": [1], "bought_above": 1}
+    ruling = api.ok("post", f"{api.url}/arbiter", below)
     assert ruling["winner"] is None
     assert ruling["refusals"] == [{"seat": 1, "reason": "Nobody may buy twice in a row."}]
     assert ruling["explanation"] == "Nobody who called may buy the card."
+
+
+def test_contract_rummy_lets_the_last_buyer_buy_at_a_later_discard(api: Api) -> None:
+    api.start(ruleset="contract-rummy")
+    assert api.buy("Ben").status_code == 201
+    assert api.buy("Ben").status_code == 201
+    ruling = api.ok("post", f"{api.url}/arbiter", {"discarder": 3, "callers": [1, 2]})
+    assert (ruling["winner"], ruling["is_buy"]) == (1, True)
+    assert buys_of(api.state()) == [0, 2, 0, 0]
+
+
+def test_the_next_card_down_goes_to_another_caller_and_is_recorded(api: Api) -> None:
+    api.start(ruleset="contract-rummy")
+    api.buy("Ben")
+    body = {"discarder": 3, "callers": [1, 2], "bought_above": 1, "record": True}
+    ruling = api.ok("post", f"{api.url}/arbiter", body, status=201)
+    assert ruling["winner"] == 2
+    assert buys_of(ruling["game"]) == [0, 1, 1, 0]
 
 
 @pytest.mark.parametrize(
@@ -142,6 +162,7 @@ def test_contract_rummy_refuses_the_same_buyer_twice_in_a_row(api: Api) -> None:
         ({"discarder": 0, "callers": "1"}, "callers"),
         ({"discarder": 0, "callers": [1], "turn_player_draws": "yes"}, "turn_player_draws"),
         ({"callers": [1]}, "discarder"),
+        ({"discarder": 0, "callers": [1], "bought_above": 9}, "bought_above"),
     ],
 )
 def test_the_arbiter_refuses_bad_calls(api: Api, body: dict[str, Any], field: str) -> None:

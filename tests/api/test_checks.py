@@ -50,6 +50,9 @@ def test_tally_refuses_cards_not_in_play(
     assert problem["errors"][field] == [message]
 
 
+SHEET = {"ruleset": "contract-rummy"}
+
+
 @pytest.mark.parametrize(
     ("body", "verdict"),
     [
@@ -68,6 +71,23 @@ def test_tally_refuses_cards_not_in_play(
         (
             {"round": 2, "melds": ["9S 9H 9D 9C", "3H 4H 5H 6H 7H"], "ruleset": "contract-rummy"},
             {"ok": False, "reason": "A book must have exactly 3 cards.", "kind": "book", "meld": 0},
+        ),
+        (
+            {"round": 7, "melds": ["3H 4H 5H 6H", "8S 9S 10S JS", "2C 3C 4C 5C 6C"], **SHEET},
+            {"ok": True, "reason": None, "kind": None, "meld": None},
+        ),
+        (
+            {"meld": "2C 3C 4C 5C 6C", "kind": "run", "round": 7, **SHEET},
+            {"ok": True, "reason": None, "kind": "run", "meld": None},
+        ),
+        (
+            {"meld": "2C 3C 4C 5C 6C", "kind": "run", "round": 6, **SHEET},
+            {
+                "ok": False,
+                "reason": "A run must have exactly 4 cards.",
+                "kind": "run",
+                "meld": None,
+            },
         ),
         (
             {"meld": "9S 9H 9S", "kind": "book"},

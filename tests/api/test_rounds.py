@@ -251,3 +251,17 @@ def test_a_finished_game_takes_no_more_buys(api: Api) -> None:
     play(api, SEVEN_ROUNDS)
     problem = assert_problem(api.buy("Ben"), 422, "game")
     assert problem["detail"] == "This game is over."
+
+
+def test_liverpool_cut_bonus_goes_only_to_the_rounds_cutter(api: Api) -> None:
+    api.start(ruleset="liverpool")  # Anna deals; Dev, on her right, cuts
+    hands = {"Ben": 20, "Carla": 30, "Dev": 40}
+    problem = assert_problem(
+        api.end_round(1, "Anna", hands, cut_bonus_seat=1), 422, "cut_bonus_seat"
+    )
+    assert problem["errors"]["cut_bonus_seat"] == [
+        "Only the player who cut this round can earn the cut bonus."
+    ]
+    response = api.end_round(1, "Anna", hands, cut_bonus_seat=3)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.json["rounds"][0]["cut_bonus_seat"] == 3

@@ -85,6 +85,10 @@ class Phone:
             re.compile(rf"Response Status Error Code {status} from "),
         ]
 
+    def allow_lost_requests(self) -> None:
+        """Let requests the test cuts off pass: Chromium and htmx both log them as errors."""
+        self._allowed += [re.compile(r"Failed to load resource: net::ERR_"), re.compile("htmx:")]
+
     def _on_console(self, message: ConsoleMessage) -> None:
         # A 422 is the app's answer to a refused form (STYLE.md), not a fault of the page.
         if message.type == "error" and not any(p.match(message.text) for p in self._allowed):

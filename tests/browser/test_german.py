@@ -90,8 +90,10 @@ def english_left_in(text: str) -> list[str]:
     for message in catalog(DE):
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        # Skipped: what German writes the same. An untranslated message shows in English.
-        if not message.id or ids[0] in strings:
+        # Skipped: what German writes the same, and the Contract Rummy sheet's own wording
+        # of a message (its context), whose plain entry is checked. An untranslated message
+        # shows in English.
+        if not message.id or message.context or ids[0] in strings:
             continue
         for msgid in ids:
             for fragment in re.split(r"%\(\w+\)[sd]|%[sd]", msgid):

@@ -108,7 +108,9 @@ def test_view_link_follows_live_and_a_replaced_link_is_locked_out(
     # 5. Phone A replaces the view link: phone B's next poll gets 410 and it reloads.
     phone_b.allow(410)
     open_share(page)
-    page.locator("#view-link").get_by_role("button", name="Replace this link").click()
+    page.locator("#view-link").get_by_role("link", name="Replace this link").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Replace the view link?")
+    page.get_by_role("button", name="Replace the view link").click()
     expect(page.locator("#view-url")).not_to_have_value(view_url)
     new_view_url = page.locator("#view-url").input_value()
     expect(b.get_by_text(REPLACED)).to_be_visible(timeout=LOCKED_OUT)

@@ -107,9 +107,10 @@ def test_buys_left_counts_down_to_zero_or_is_unlimited(
     [
         (MAY_I, {"discarder": 2}, "Nobody may buy back their own discard."),
         (MAY_I, {"discarder": 1}, None),
-        (CONTRACT_RUMMY, {"last_buyer": 2}, "Nobody may buy twice in a row."),
-        (CONTRACT_RUMMY, {"last_buyer": 3}, None),
-        (MAY_I, {"last_buyer": 2}, None),
+        (CONTRACT_RUMMY, {"bought_above": 2}, "Nobody may buy twice in a row."),
+        (CONTRACT_RUMMY, {"bought_above": 3}, None),
+        (CONTRACT_RUMMY, {}, None),
+        (MAY_I, {"bought_above": 2}, None),
         (PER_GAME, {"game_buys_used_by_player": 5}, "The limit of 5 buys per game is reached."),
         (PER_GAME, {"game_buys_used_by_player": 4}, None),
         (NOT_ONCE_DOWN, {"contract_down": True}, "Nobody may buy once their contract is down."),
@@ -170,11 +171,27 @@ def test_a_capped_caller_is_passed_over_for_the_next_one() -> None:
 @pytest.mark.parametrize(
     ("rules", "winner"), [(CONTRACT_RUMMY, 3), (SHANGHAI, 3), (MAY_I, 2), (UNLIMITED_BUYS, 2)]
 )
-def test_the_last_buyer_may_not_buy_twice_in_a_row_under_the_sheet(
+def test_who_bought_the_card_above_may_not_buy_the_next_card_down_under_the_sheet(
     rules: RuleSet, winner: int
 ) -> None:
-    ruling = arbitrate(rules, 1, 5, discarder=0, callers={2, 3}, buys_used={}, last_buyer=2)
+    ruling = arbitrate(rules, 1, 5, discarder=0, callers={2, 3}, buys_used={}, bought_above=2)
     assert ruling.winner == winner
+
+
+@pytest.mark.parametrize("rules", [CONTRACT_RUMMY, SHANGHAI], ids=["sheet", "shanghai"])
+def test_a_fresh_discard_starts_a_new_chain_where_the_last_buyer_may_buy_again(
+    rules: RuleSet,
+) -> None:
+    # Seat 2 bought at an earlier discard; this discard has no card bought above it.
+    ruling = arbitrate(rules, 1, 5, discarder=0, callers={2, 3}, buys_used={2: 1})
+    assert ruling.winner == 2
+    assert ruling.is_buy
+
+
+def test_the_buyer_of_the_card_above_must_sit_at_the_table() -> None:
+    with pytest.raises(RuleError) as refused:
+        arbitrate(CONTRACT_RUMMY, 1, 4, discarder=0, callers={2}, buys_used={}, bought_above=9)
+    assert refused.value.field == "bought_above"
 
 
 @pytest.mark.parametrize(("rules", "is_buy"), [(MAY_I, True), (CONTRACT_RUMMY, False)])
@@ -194,7 +211,7 @@ def test_the_turn_players_call_under_may_i_is_capped_like_any_buy() -> None:
 
 def test_the_turn_player_taking_a_draw_under_the_sheet_ignores_buy_rules() -> None:
     ruling = arbitrate(
-        SHANGHAI, 1, players=4, discarder=0, callers={1}, buys_used={1: 2}, last_buyer=1
+        SHANGHAI, 1, players=4, discarder=0, callers={1}, buys_used={1: 2}, bought_above=1
     )
     assert (ruling.winner, ruling.is_buy, ruling.refusals) == (1, False, {})
 
@@ -263,7 +280,7 @@ def test_seats_off_the_table_are_refused(
 
 @st.composite
 def calls(draw: st.DrawFn) -> dict[str, Any]:
-    """A discard at a table of 2-8 under any preset, with callers, buys and a last buyer."""
+    """A discard at a table of 2-8 under any preset, with callers, buys and a buyer above."""
     players = draw(st.integers(2, 8))
     seats = st.integers(0, players - 1)
     return {
@@ -274,7 +291,7 @@ def calls(draw: st.DrawFn) -> dict[str, Any]:
         "callers": draw(st.lists(seats, unique=True)),
         "buys_used": draw(st.dictionaries(seats, st.integers(0, 4))),
         "turn_player_draws": draw(st.booleans()),
-        "last_buyer": draw(st.none() | seats),
+        "bought_above": draw(st.none() | seats),
         "contract_down": draw(st.frozensets(seats)),
     }
 

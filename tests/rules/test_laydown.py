@@ -480,3 +480,32 @@ def test_a_books_verdict_does_not_depend_on_suits(
 
     first, second = check_book(dealt(), rules), check_book(dealt(), rules)
     assert (first.ok, first.kind, template(first)) == (second.ok, second.kind, template(second))
+
+
+def test_sheet_round_7_takes_thirteen_cards_as_three_runs_one_longer() -> None:
+    melds = [parse_cards(meld) for meld in ("3H 4H 5H 6H", "8S 9S 10S JS", "2C 3C 4C 5C 6C")]
+    assert check_contract(melds, CONTRACT_RUMMY, 7).ok
+
+
+def test_sheet_round_7_still_wants_three_runs() -> None:
+    melds = [parse_cards(meld) for meld in ("3H 4H 5H 6H 7H", "8S 9S 10S JS 2C 3C 4C")]
+    assert not check_contract(melds, CONTRACT_RUMMY, 7).ok
+
+
+def test_sheet_round_6_keeps_its_exact_lengths() -> None:
+    melds = [parse_cards(meld) for meld in ("9S 9H 9D", "3H 4H 5H 6H", "8C 9C 10C JC QC")]
+    verdict = check_contract(melds, CONTRACT_RUMMY, 6)
+    assert not verdict.ok
+    assert verdict.meld == 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "lifted"),
+    [(CONTRACT_RUMMY, {7}), (MAY_I, set()), (FREE_LAYDOWN, set())],
+    ids=["sheet", "may-i", "free-laydown"],
+)
+def test_only_a_no_discard_round_that_exact_lengths_cannot_fill_is_lifted(
+    rules: RuleSet, lifted: set[int]
+) -> None:
+    found = {n for n, spec in enumerate(rules.rounds, start=1) if rules.exact_lifted(spec)}
+    assert found == lifted

@@ -218,7 +218,7 @@ def test_a_document_that_is_not_an_object_is_refused_as_a_whole(data: object) ->
 
 def test_a_well_typed_but_invalid_rule_set_is_refused_by_validation() -> None:
     data = may_i_data()
-    set_path(data, "rounds.4.deal", 8)
+    set_path(data, "rounds.4.deal", 2)
     set_path(data, "scoring.values.K", -10)
     assert set(errors_for(data)) == {"rounds.4.deal", "scoring.values.K"}
 

@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.presets import CONTRACT_RUMMY, LIVERPOOL, MAY_I
+from scorekeeper.rules.ruleset import RuleSet
 from scorekeeper.rules.scoring import (
     HandResult,
     RoundOutcome,
+    check_cut_bonus,
     rounds_gone_out,
     running_totals,
     score_round,
@@ -252,3 +254,24 @@ def test_the_player_who_went_out_always_scores_zero(points, data):
     assert outcome.went_out == seat
     assert outcome.scores[seat] == 0
     assert all(outcome.scores[i] == p for i, p in enumerate(points) if i != seat)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seat", "cutter", "refusal"),
+    [
+        (LIVERPOOL, 3, 3, None),
+        (LIVERPOOL, None, 3, None),
+        (LIVERPOOL, 0, 3, "Only the player who cut this round can earn the cut bonus."),
+        (LIVERPOOL, 3, None, "Only the player who cut this round can earn the cut bonus."),
+        (MAY_I, 3, None, "These rules have no cut bonus."),
+    ],
+)
+def test_only_the_rounds_cutter_earns_the_cut_bonus(
+    rules: RuleSet, seat: int | None, cutter: int | None, refusal: str | None
+) -> None:
+    if refusal is None:
+        check_cut_bonus(rules, seat, cutter)
+        return
+    with pytest.raises(RuleError) as refused:
+        check_cut_bonus(rules, seat, cutter)
+    assert (str(refused.value.message), refused.value.field) == (refusal, "cut_bonus_seat")

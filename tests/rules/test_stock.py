@@ -9,7 +9,12 @@ import pytest
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.presets import CONTRACT_RUMMY, LIVERPOOL, MAY_I, NO_BUYS
 from scorekeeper.rules.ruleset import ReshufflePolicy, RuleSet
-from scorekeeper.rules.stock import round_ended_by_stock, stock_ran_out
+from scorekeeper.rules.stock import (
+    buy_after_stock_refusal,
+    round_ended_by_stock,
+    stock_ending_refusal,
+    stock_ran_out,
+)
 
 SHUFFLE = "Shuffle the discard pile, keep its top card, and play on."
 TURN_OVER = "Turn the discard pile over without shuffling, keep its top card, and play on."
@@ -73,3 +78,17 @@ def test_the_second_run_out_ends_a_may_i_round_only(
     rules: RuleSet, run_outs: int, ended: bool
 ) -> None:
     assert round_ended_by_stock(rules, run_outs) is ended
+
+
+def test_the_stock_can_end_a_may_i_round_only_on_its_second_run_out() -> None:
+    for run_outs in (0, 1):
+        refusal = stock_ending_refusal(MAY_I, run_outs)
+        assert refusal is not None and f"so far it ran out {run_outs} times" in str(refusal)
+    assert stock_ending_refusal(MAY_I, 2) is None
+
+
+def test_buys_close_when_the_stock_ended_the_round() -> None:
+    assert buy_after_stock_refusal(MAY_I, 1) is None
+    refusal = buy_after_stock_refusal(MAY_I, 2)
+    assert str(refusal) == "The stock ended this round: nobody can buy any more."
+    assert buy_after_stock_refusal(CONTRACT_RUMMY, 5) is None

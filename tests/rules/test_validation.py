@@ -6,7 +6,14 @@ import pytest
 
 from scorekeeper.rules.errors import RuleSetInvalid
 from scorekeeper.rules.messages import Message
-from scorekeeper.rules.presets import CONTRACT_RUMMY, MAY_I, PRESETS, STANDARD_ROUNDS
+from scorekeeper.rules.presets import (
+    CONTRACT_RUMMY,
+    MAY_I,
+    NO_BUYS,
+    PRESETS,
+    SHANGHAI,
+    STANDARD_ROUNDS,
+)
 from scorekeeper.rules.ruleset import Contract, DeckRule, RoundSpec, RuleSet, ScoringRules
 from scorekeeper.rules.validation import check_ruleset, validate_ruleset
 
@@ -40,7 +47,13 @@ def test_every_preset_passes_validation(rules: RuleSet) -> None:
 
 INVALID = [
     pytest.param(
-        with_round(MAY_I, 4, deal=8), {"rounds.4.deal"}, id="2 books + 1 run from 8 cards"
+        with_round(NO_BUYS, 4, deal=8), {"rounds.4.deal"}, id="2 books + 1 run from 8 cards"
+    ),
+    pytest.param(
+        with_round(MAY_I, 4, deal=2), {"rounds.4.deal"}, id="2 books + 1 run from 2 + 3 buys"
+    ),
+    pytest.param(
+        with_round(SHANGHAI, 7, buy_cap=0), {"rounds.7.deal"}, id="Shanghai's run of 10 unbought"
     ),
     pytest.param(with_round(MAY_I, 0, deal=0), {"rounds.0.deal"}, id="no cards dealt"),
     pytest.param(with_round(MAY_I, 6, deal=21), {"rounds.6.deal"}, id="deal overruns 3 decks"),
@@ -102,7 +115,9 @@ INVALID = [
         id="no ace value",
     ),
     pytest.param(
-        replace(MAY_I, scoring=ScoringRules(tiebreaker_round=RoundSpec(Contract(runs=2), deal=6))),
+        replace(
+            NO_BUYS, scoring=ScoringRules(tiebreaker_round=RoundSpec(Contract(runs=2), deal=6))
+        ),
         {"scoring.tiebreaker_round.deal"},
         id="tiebreaker too short",
     ),
@@ -146,6 +161,8 @@ def test_check_ruleset_raises_with_the_same_errors(rules: RuleSet, paths: set[st
 
 VALID_EDGES = [
     pytest.param(with_round(MAY_I, 4, deal=9), id="deal plus one draw just makes 10"),
+    pytest.param(with_round(MAY_I, 4, deal=3), id="deal, one draw and 3 buys of 2 make 10"),
+    pytest.param(SHANGHAI, id="Shanghai's run of 10 and 3 runs of 5 need buys"),
     pytest.param(with_round(MAY_I, 6, deal=17), id="6 players x 17 + up-card = 103 of 108"),
     pytest.param(
         replace(CONTRACT_RUMMY, rounds=(RoundSpec(Contract(runs=2), deal=20),)),
@@ -176,7 +193,9 @@ def test_a_rule_set_at_the_edge_of_the_limits_is_accepted(rules: RuleSet) -> Non
 
 
 def test_two_problems_at_once_are_both_reported() -> None:
-    rules = replace(with_round(MAY_I, 4, deal=8), scoring=ScoringRules(values={**VALUES, "K": -10}))
+    rules = replace(
+        with_round(NO_BUYS, 4, deal=8), scoring=ScoringRules(values={**VALUES, "K": -10})
+    )
     assert set(validate_ruleset(rules)) == {"rounds.4.deal", "scoring.values.K"}
 
 
@@ -186,9 +205,21 @@ def test_every_round_with_a_problem_is_reported() -> None:
 
 
 def test_a_short_deal_says_how_many_cards_the_contract_needs() -> None:
-    [message] = validate_ruleset(with_round(MAY_I, 4, deal=8))["rounds.4.deal"]
+    [message] = validate_ruleset(with_round(NO_BUYS, 4, deal=8))["rounds.4.deal"]
     assert message.params == {"deal": 8, "needed": 10}
     assert message.render() == "8 cards plus one draw cannot make a contract of 10 cards."
+
+
+def test_a_short_deal_counts_what_the_rounds_buys_can_add() -> None:
+    [message] = validate_ruleset(with_round(MAY_I, 4, deal=2))["rounds.4.deal"]
+    assert message.render() == (
+        "2 cards, one draw and 6 cards from buys cannot make a contract of 10 cards."
+    )
+
+
+def test_a_cap_per_game_limits_what_buys_can_add() -> None:
+    rules = replace(SHANGHAI, buys=replace(SHANGHAI.buys, cap_per_game=0))
+    assert {"rounds.7.deal", "rounds.9.deal"} <= set(validate_ruleset(rules))
 
 
 def test_an_overrunning_deal_names_the_table_and_the_cards_available() -> None:

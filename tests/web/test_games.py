@@ -49,7 +49,15 @@ def play(table: Table, rounds: list[tuple[str | None, dict[str, int | str]]]) ->
 
 def test_new_game_form_offers_every_rule_set(client: FlaskClient) -> None:
     page = client.get("/games/new").get_data(as_text=True)
-    for key in ("may-i", "contract-rummy", "liverpool", "shanghai", "nine-rounds", "no-jokers"):
+    for key in (
+        "may-i",
+        "contract-rummy",
+        "contract-rummy-proper",
+        "liverpool",
+        "shanghai",
+        "nine-rounds",
+        "no-jokers",
+    ):
         assert f'value="{key}"' in page
 
 
@@ -329,7 +337,7 @@ def test_tapping_cards_shows_the_running_sum(table: Table) -> None:
 
 def test_tapped_cards_are_stored_with_the_hand(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 1, "Dan": 1})
+    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 5, "Dan": 5})
     with app.app_context():
         hand = db.session.scalar(select(RoundResult).where(RoundResult.seat == 1))
         assert hand is not None
@@ -366,6 +374,10 @@ def test_a_tie_on_rounds_out_is_settled_by_a_tiebreaker_round(table: Table) -> N
     page = text(table.page())
     assert "Final standings" in page
     assert "Ben went out in the tiebreaker round and wins." in page
+    sheet = text(table.page("/sheet"))
+    assert "Tiebreaker round 1: Ben went out, Anna 7" in sheet
+    assert "Tiebreaker round 1: Ben went out" in sheet.split("History")[1]
+    assert "Round 8" not in sheet
 
 
 def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> None:
@@ -375,6 +387,7 @@ def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> Non
     assert 'value="5"' in form  # the recorded hand is filled in
     response = table.end_round(3, "Anna", {"Ben": 15, "Carla": 30, "Dan": 40})
     assert response.status_code == 303
+    assert response.headers["Location"].endswith("/sheet")  # back where it was corrected
     sheet = text(table.page("/sheet"))
     assert "Round 3: Ben 5 → 15" in sheet
     assert "Total 10 35 90 120" in sheet
@@ -492,7 +505,9 @@ def test_the_arbiter_refuses_a_caller_not_at_the_table(table: Table) -> None:
     assert "That player is not in this round." in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("key", ["may-i", "contract-rummy", "liverpool", "shanghai", "no-buys"])
+@pytest.mark.parametrize(
+    "key", ["may-i", "contract-rummy", "contract-rummy-proper", "liverpool", "shanghai", "no-buys"]
+)
 def test_every_preset_has_a_rules_card(client: FlaskClient, key: str) -> None:
     response = client.get(f"/rules/{key}")
     assert response.status_code == 200
@@ -506,11 +521,11 @@ def test_every_preset_has_a_rules_card(client: FlaskClient, key: str) -> None:
     [
         ("may-i", "At most 3 buys per round."),
         ("may-i", "The second time, the round ends and everybody counts their hand."),
-        ("contract-rummy", "Nobody may buy twice in a row."),
-        ("contract-rummy", "Lay down exactly the contract: books of 3, runs of 4, no more."),
+        ("contract-rummy", "but not by the same player twice in a row."),
+        ("contract-rummy", "Lay down exactly the contract: each meld at its length, no more."),
         ("contract-rummy", "3 to 5 players: 2 decks and one joker fewer than players."),
-        ("liverpool", "An exact cut takes 50 off the cutter's score."),
-        ("shanghai", "Joker 50, ace 15"),
+        ("liverpool", "(players × deal + 1) scores −50 for that round."),
+        ("shanghai", "Joker: 50 points. Ace: 15 points."),
         ("no-buys", "No buying out of turn."),
         ("aces-around", "Runs may turn the corner: Q-K-A-2."),
     ],
@@ -538,10 +553,134 @@ def test_a_rules_card_starts_a_game_with_its_rules(client: FlaskClient) -> None:
 
 def test_the_sheet_shows_tapped_cards_to_settle_a_dispute(table: Table) -> None:
     table.start(PLAYERS)
-    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 1, "Dan": 1})
+    table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 5, "Dan": 5})
     assert "K 7 🃏" in text(table.page("/sheet"))
     german = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "de"})
     assert "K 7 🃏" in text(german.get_data(as_text=True))
-    table.end_round(2, "Ben", {"Anna": "Q J", "Carla": 1, "Dan": 1})
+    table.end_round(2, "Ben", {"Anna": "Q J", "Carla": 5, "Dan": 5})
     dutch = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "nl"})
     assert "V B" in text(dutch.get_data(as_text=True))
+
+
+def test_sheet_round_seven_says_the_exact_length_is_lifted(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    play(table, TIED_GAME[:6])
+    page = text(table.page())
+    assert "Round 7: all 13 cards go down at once" in page
+    assert "Lay down exactly the contract" not in page
+
+
+def test_sheet_round_six_reminds_of_its_exact_lengths(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    play(table, TIED_GAME[:5])
+    page = text(table.page())
+    assert "Lay down exactly the contract: 1 book of 3 + 2 runs of 4, no longer." in page
+
+
+def test_the_sheet_lets_the_last_buyer_buy_again_at_a_later_discard(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    assert table.buy("Ben").status_code == 303
+    assert table.buy("Ben").status_code == 303
+    assert count(app, Buy) == 2
+
+
+def test_the_sheet_refuses_the_buyer_above_the_next_card_down(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    data = {"discarder": "3", "callers": ["1"]}
+    asked = table.client.post(f"{table.url}/arbiter", data=data, headers=HX)
+    assert "Record the buy for Ben" in text(asked.get_data(as_text=True))
+    record = {"seat": "1", "discarder": "3", "bought_above": ""}
+    recorded = table.client.post(f"{table.url}/arbiter/buys", data=record, headers=HX)
+    form = recorded.get_data(as_text=True)
+    assert re.search(r'<input type="radio" name="bought_above" value="1" checked>', form)
+    below = {"discarder": "3", "callers": ["1", "2"], "bought_above": "1"}
+    ruling = text(
+        table.client.post(f"{table.url}/arbiter", data=below, headers=HX).get_data(as_text=True)
+    )
+    assert "Ben: Nobody may buy twice in a row." in ruling
+    assert "Record the buy for Carla" in ruling
+    assert count(app, Buy) == 1
+
+
+def test_may_i_asks_no_chain_question(table: Table) -> None:
+    table.start(PLAYERS)
+    assert 'id="card-below"' not in table.page()
+
+
+def test_shanghai_shows_its_ten_deals(table: Table) -> None:
+    table.start(PLAYERS, ruleset="shanghai")
+    assert "Round 1 of 10 · 2 books" in text(table.page())
+    card = text(table.page("/rules"))
+    assert "1 book + 1 run of 10" in card
+    assert "The ten deals are the common list" in card
+
+
+LIVERPOOL_CUT = {
+    "en": "An exact cut is 41 cards (4 × 10 + 1): −50.",
+    "de": "Genau abgehoben sind 41 Karten (4 × 10 + 1): −50.",
+    "nl": "Precies gecoupeerd is 41 kaarten (4 × 10 + 1): −50.",
+    "es": "Un corte exacto son 41 cartas (4 × 10 + 1): −50.",
+}
+
+
+@pytest.mark.parametrize("language", list(LIVERPOOL_CUT))
+def test_liverpool_round_screen_says_how_many_cards_to_cut(table: Table, language: str) -> None:
+    table.start(PLAYERS, ruleset="liverpool")
+    page = table.client.get(table.url, headers={"Accept-Language": language})
+    assert LIVERPOOL_CUT[language] in text(page.get_data(as_text=True))
+
+
+def test_liverpool_cut_bonus_is_refused_for_anyone_but_the_cutter(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="liverpool")  # Anna deals, Dan on her right cuts
+    hands = {"Ben": 20, "Carla": 30, "Dan": 40}
+    refused = table.end_round(1, "Anna", hands, cut="Ben")
+    assert refused.status_code == 422
+    assert count(app, RoundResult) == 0
+    assert table.end_round(1, "Anna", hands, cut="Dan").status_code == 303
+    sheet = table.page("/sheet")
+    assert re.search(r"<span class=\"score\">-10</span>.*?✂", sheet, re.S)
+    assert "exact cut: −50" in text(sheet)
+
+
+def test_liverpool_form_offers_the_cut_bonus_only_to_the_cutter(table: Table) -> None:
+    table.start(PLAYERS, ruleset="liverpool")
+    form = table.page("/rounds/1")
+    assert '<option value="3">Dan (−50)</option>' in form
+    assert '<option value="1">' not in form
+
+
+def test_the_english_contract_rummy_card_calls_may_i(client: FlaskClient) -> None:
+    card = text(client.get("/rules/contract-rummy").get_data(as_text=True))
+    assert "“May I?”: buying out of turn" in card
+    assert "Darf ich" not in card
+
+
+@pytest.mark.parametrize("key", ["contract-rummy", "contract-rummy-proper", "liverpool"])
+def test_german_contract_rummy_uses_the_sheets_words(client: FlaskClient, key: str) -> None:
+    page = client.get(f"/rules/{key}", headers={"Accept-Language": "de"})
+    card = text(page.get_data(as_text=True))
+    assert "Vorgabe" in card
+    assert "Ziehstapel" in card
+    assert "Darf ich?" in card
+    assert "Talon" not in card
+    assert "Vertrag" not in card
+
+
+def test_german_may_i_keeps_its_own_words(client: FlaskClient) -> None:
+    card = text(
+        client.get("/rules/may-i", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    )
+    assert "Talon" in card
+    assert "Vorgabe" not in card
+    assert "Darf ich" not in card
+
+
+def test_german_contract_rummy_round_screen_uses_the_sheets_words(table: Table) -> None:
+    table.start(PLAYERS, ruleset="contract-rummy")
+    page = table.client.get(table.url, headers={"Accept-Language": "de"})
+    screen = text(page.get_data(as_text=True))
+    assert "Ziehstapel aufgebraucht" in screen
+    assert "Genau die Vorgabe auslegen" in screen
+    assert "Darf ich?" in screen

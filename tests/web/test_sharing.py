@@ -266,3 +266,18 @@ def test_the_history_shows_a_page_of_changes_with_a_link_to_older_ones(table: Ta
     assert rest.count("<li") == 3
     assert "Game started" in rest
     assert "before=" not in rest
+
+
+@pytest.mark.parametrize("role", ["view", "edit"])
+def test_replacing_a_link_first_says_what_it_does_and_changes_nothing(
+    app: Flask, table: Table, role: str
+) -> None:
+    table.start(PLAYERS)
+    edit, view = links_of(app)
+    share = table.client.get(f"/g/1/{edit}/share").get_data(as_text=True)
+    assert f'href="/g/1/{edit}/links/{role}"' in share
+    confirm = text(table.client.get(f"/g/1/{edit}/links/{role}").get_data(as_text=True))
+    assert f"Replace the {role} link?" in confirm
+    assert f"The old {role} link stops working at once" in confirm
+    assert links_of(app) == (edit, view)
+    assert table.client.get(f"/g/1/{view}/links/{role}").status_code == 404

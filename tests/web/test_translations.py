@@ -25,21 +25,23 @@ KEYWORDS = {
     "lazy_gettext": None,
     "nmsg": (1, 2),
     "NN_": (1, 2),
+    "C_": ((1, "c"), 2),
+    "NC_": ((1, "c"), 2, 3),
 }
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 
 @cache
-def source_messages() -> dict[str, str | None]:
-    """Every translatable message in the code and templates: id → plural id."""
-    found: dict[str, str | None] = {}
-    for _file, _line, message, _comments, _context in extract_from_dir(
+def source_messages() -> dict[tuple[str, str | None], str | None]:
+    """Every translatable message in the code and templates: (id, context) → plural id."""
+    found: dict[tuple[str, str | None], str | None] = {}
+    for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), METHODS, keywords=KEYWORDS
     ):
         if isinstance(message, tuple):
-            found[message[0]] = message[1]
+            found[message[0], context] = message[1]
         else:
-            found.setdefault(message, None)
+            found.setdefault((message, context), None)
     return found
 
 
@@ -57,8 +59,9 @@ def translations(entry: Message) -> list[str]:
 
 def test_the_extraction_finds_the_apps_messages() -> None:
     messages = source_messages()
-    assert "Start a game" in messages
-    assert messages["%(count)s book"] == "%(count)s books"
+    assert ("Start a game", None) in messages
+    assert messages["%(count)s book", None] == "%(count)s books"
+    assert ("May I?", "contract-rummy") in messages
     assert len(messages) > 300
 
 
@@ -66,9 +69,9 @@ def test_the_extraction_finds_the_apps_messages() -> None:
 def test_every_message_is_translated(language: str) -> None:
     entries = catalog(language)
     missing = [
-        text
-        for text in source_messages()
-        if (entry := entries.get(text)) is None
+        (text, context)
+        for text, context in source_messages()
+        if (entry := entries.get(text, context=context)) is None
         or "fuzzy" in entry.flags
         or not all(translations(entry))
     ]
