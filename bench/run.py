@@ -167,7 +167,7 @@ def set_up_game(port: int) -> Game:
     for number in range(1, 7):
         for seat in range(1, 4):
             client.post_json(f"/api/v1/games/{game_id}/buys", {"seat": seat}, token)
-        hands = {str(s): {"points": 5 * s + number} for s in range(8) if s != number % 8}
+        hands = {str(s): {"points": 10 + 5 * s + number} for s in range(8) if s != number % 8}
         done = client.put_json(
             f"/api/v1/games/{game_id}/rounds/{number}",
             {"went_out": number % 8, "hands": hands},
@@ -343,7 +343,7 @@ def profile_split(scenario: str, database_url: str, requests: int) -> str:
     token, game_id = created["links"]["edit_token"], created["id"]
     auth = {"Authorization": f"Bearer {token}"}
     for number in range(1, 7):
-        hands = {str(s): {"points": 5 * s + number} for s in range(8) if s != number % 8}
+        hands = {str(s): {"points": 10 + 5 * s + number} for s in range(8) if s != number % 8}
         test.put(
             f"/api/v1/games/{game_id}/rounds/{number}",
             json={"went_out": number % 8, "hands": hands},
