@@ -29,6 +29,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
         i18n,
         models,  # noqa: F401  (its tables join db.metadata for the migrations)
         pages,
+        rate_limits,
         security,
     )
     from .extensions import csrf, db, htmx, migrate
@@ -47,6 +48,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
 
     pages.init_app(app)
     app.register_blueprint(api_bp)
+    rate_limits.init_app(app)
     # The API takes changes only as application/json (else 415), which a cross-site form
     # cannot send without a CORS preflight; that protects it in place of a CSRF token.
     csrf.exempt(api_bp)

@@ -39,6 +39,21 @@ def secret_key(instance_path: str) -> str:
     return path.read_text().strip()
 
 
+def _from_environment(app: Flask) -> None:
+    """Deployment settings from SCOREKEEPER_* variables, where instance/config.py left them out."""
+    environ = os.environ
+    if url := environ.get("SCOREKEEPER_PUBLIC_URL"):
+        app.config.setdefault("PUBLIC_URL", url)
+    if (hosts := environ.get("SCOREKEEPER_TRUSTED_HOSTS")) and not app.config["TRUSTED_HOSTS"]:
+        app.config["TRUSTED_HOSTS"] = [host.strip() for host in hosts.split(",") if host.strip()]
+    if hops := environ.get("SCOREKEEPER_PROXY_HOPS"):
+        app.config.setdefault("PROXY_HOPS", int(hops))
+    if storage := environ.get("SCOREKEEPER_RATELIMIT_STORAGE_URI"):
+        app.config.setdefault("RATELIMIT_STORAGE_URI", storage)
+    if environ.get("SCOREKEEPER_HTTPS"):
+        app.config["SESSION_COOKIE_SECURE"] = True
+
+
 def configure(app: Flask, overrides: dict[str, object] | None) -> None:
     """Load defaults, instance/config.py and the environment, then the test overrides."""
     app.config.from_mapping(
@@ -51,12 +66,23 @@ def configure(app: Flask, overrides: dict[str, object] | None) -> None:
         LANGUAGES=LANGUAGES,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,  # a game evening outlasts the default hour
+        # Over HTTPS Flask-WTF would also demand a same-site Referer, which our
+        # Referrer-Policy: no-referrer never sends; the token and SameSite cookie suffice.
+        WTF_CSRF_SSL_STRICT=False,
         MAX_CONTENT_LENGTH=256 * 1024,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        # A table starts a few games an evening; a script starting hundreds is refused.
+        RATELIMIT_NEW_GAMES="10 per minute; 100 per hour",
+        # Answers that opened no game (wrong, missing or replaced link) per client address:
+        # a phone with an old link retries a few times, a token guesser is stopped.
+        RATELIMIT_LINK_MISSES="30 per minute; 300 per hour",
     )
     if overrides is None:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(overrides)
+    _from_environment(app)
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
     app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):

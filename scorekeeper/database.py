@@ -47,6 +47,22 @@ def lock_game(game_id: int) -> None:
     db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
 
 
+def lock_writes() -> None:
+    """On SQLite, hold the write lock before reading what a new game's rows depend on.
+
+    A transaction that read first and wrote later fails at once with "database is locked"
+    when another phone wrote meanwhile (its snapshot is stale); taking the lock at BEGIN
+    waits its turn instead. PostgreSQL needs nothing here: its unique keys catch a race.
+    """
+    if db.engine.dialect.name != "sqlite":
+        return
+    if db.session().in_transaction():
+        if db.session.connection().get_execution_options().get(IMMEDIATE):
+            return
+        db.session.commit()  # ends a read-only snapshot; the lock needs a fresh one
+    db.session.connection(execution_options={IMMEDIATE: True})
+
+
 def init_app(app: Flask) -> None:
     """Attach the SQLite settings to the app's engine."""
     with app.app_context():

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import DBAPIError, InternalError, OperationalError
+from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wrappers import Response
+
+from .api.problems import problem_response
+from .extensions import db
 
 
 def _hint(code: int) -> str | None:
@@ -27,6 +31,12 @@ def _messages(code: int) -> tuple[str, str]:
         )
     if code == 404:
         return _("Not found"), _("There is no such page. Check the link, or ask the table.")
+    if code == 429:
+        return _("Too many tries"), _(
+            "This device sent too many requests in a short time. Wait a minute and try again."
+        )
+    if code == 422:
+        return _("Please check the form"), _("The form holds a value it cannot take.")
     if code == 400:
         return _("Please try again"), _(
             "The form was out of date or incomplete. Reload the page and try again."
@@ -39,11 +49,55 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     if request.path.startswith("/api/") or error.code is None or error.code < 400:
         return error
     title, message = _messages(error.code)
-    body = render_template("errors.html", title=title, message=message, hint=_hint(error.code))
-    return Response(body, status=error.code, mimetype="text/html")
+    if error.code == 422 and error.description:
+        message = error.description  # pages.posted.BadField names the field
+    # htmx swaps a 409 or 422 into the region that asked: a message there, not a whole page.
+    fragment = request.headers.get("HX-Request") and not request.headers.get("HX-Boosted")
+    template = "_error.html" if fragment else "errors.html"
+    body = render_template(template, title=title, message=message, hint=_hint(error.code))
+    # Keep what the error says beyond its page: Retry-After on 429, Allow on 405.
+    headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+    return Response(body, status=error.code, mimetype="text/html", headers=headers)
+
+
+# SQLSTATEs of a PostgreSQL that cannot write: read-only transaction, insufficient resources
+# (disk full, out of memory), and the server shutting down or in recovery.
+CANNOT_WRITE = ("25006", "53", "57P")
+
+
+def cannot_write(error: DBAPIError) -> bool:
+    """Whether a database error says the server cannot write now, not that the app erred."""
+    if isinstance(error, OperationalError):
+        return True  # SQLite: locked, read-only, disk full; PostgreSQL: connection lost
+    state = str(getattr(error.orig, "sqlstate", None) or "")
+    return state.startswith(CANNOT_WRITE)
+
+
+def database_unavailable(error: DBAPIError) -> Response:
+    """503 in the table's language when the database cannot write; reads go on working."""
+    db.session.rollback()
+    if not cannot_write(error):
+        raise error
+    current_app.logger.warning("The database cannot write: %s", error.orig)
+    detail = _("Could not save: the server cannot write right now. Nothing was changed.")
+    hint = _("Try again in a moment. The score sheet can still be read.")
+    headers = {"Retry-After": "5"}
+    if request.path.startswith("/api/"):
+        return problem_response(503, detail, headers=list(headers.items()))
+    title = _("Could not save")
+    body = render_template("errors.html", title=title, message=detail, hint=hint)
+    return Response(body, status=503, mimetype="text/html", headers=headers)
+
+
+def untrusted_host(error: SecurityError) -> Response:
+    """A Host outside TRUSTED_HOSTS: no page can be built for it (its URLs would point there)."""
+    return Response("Bad Request: untrusted host\n", status=400, mimetype="text/plain")
 
 
 def init_app(app: Flask) -> None:
     """Register the error pages."""
-    for code in (400, 403, 404, 405, 410, 413):
+    app.register_error_handler(SecurityError, untrusted_host)
+    app.register_error_handler(OperationalError, database_unavailable)
+    app.register_error_handler(InternalError, database_unavailable)
+    for code in (400, 403, 404, 405, 410, 413, 422, 429):
         app.register_error_handler(code, handle_http_error)

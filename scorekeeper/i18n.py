@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from babel.lists import format_list
 from flask import Flask, current_app, request
 from flask_babel import get_locale, gettext, ngettext, npgettext, pgettext
+from markupsafe import Markup, escape
 
 from .extensions import babel
 from .rules.messages import Message
@@ -21,9 +24,31 @@ def select_locale() -> str | None:
     return request.accept_languages.best_match(languages)
 
 
-def translate(message: Message) -> str:
-    """A rules-engine message in the table's language, in its context's wording if it has one."""
-    params = {key: _localized(value) for key, value in message.params.items()}
+Quote = Callable[[str], str]
+
+
+def translate(message: Message) -> Markup:
+    """A rules-engine message in the table's language, as HTML: every value in it escaped.
+
+    The sentence is ours; its values (names, card tokens) may be anyone's, so "Not a card:
+    <script>" reaches a page as text. A plain str would be escaped by Jinja too, but a
+    translated string can be marked safe on its way (a lazy string is), so escape here.
+    """
+    return Markup(_render(message, _escaped))
+
+
+def translate_text(message: Message) -> str:
+    """A rules-engine message in the table's language, as plain text (JSON, logs)."""
+    return _render(message, str)
+
+
+def _escaped(value: str) -> str:
+    return escape(value)
+
+
+def _render(message: Message, quote: Quote) -> str:
+    """The message in its context's wording if it has one, each value quoted for its place."""
+    params = {key: _localized(value, quote) for key, value in message.params.items()}
     plural = message.plural is not None and message.count is not None
     if message.context is not None:
         if plural:
@@ -33,11 +58,11 @@ def translate(message: Message) -> str:
         else:
             worded = pgettext(message.context, message.template, **params)
         if worded != _untranslated(message, params):
-            return worded
+            return str(worded)
         # Untranslated in its context, a message comes back in English: use the plain words.
     if plural:
-        return ngettext(message.template, message.plural, message.count, **params)
-    return gettext(message.template, **params)
+        return str(ngettext(message.template, message.plural, message.count, **params))
+    return str(gettext(message.template, **params))
 
 
 def _untranslated(message: Message, params: dict[str, object]) -> str:
@@ -48,13 +73,16 @@ def _untranslated(message: Message, params: dict[str, object]) -> str:
     return message.template % params if params else message.template
 
 
-def _localized(value: object) -> object:
+def _localized(value: object, quote: Quote) -> object:
     """A parameter in the table's language: lists joined, nested messages translated."""
     if isinstance(value, tuple):
-        return format_list([str(_localized(item)) for item in value], locale=str(get_locale()))
+        items = [str(_localized(item, quote)) for item in value]
+        return format_list(items, locale=str(get_locale()))
     if isinstance(value, Message):
-        return translate(value)
-    return value.label(current_locale()) if hasattr(value, "label") else value
+        return _render(value, quote)
+    if hasattr(value, "label"):
+        return quote(value.label(current_locale()))
+    return quote(value) if isinstance(value, str) else value
 
 
 def current_locale() -> str:

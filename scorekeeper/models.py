@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, UniqueConstraint, func
+from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -20,12 +20,11 @@ class Player(db.Model):
     """A person who has sat at a table; names are offered again in later games."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # The name as rules/player_names.name_key folds it: one player per key on every database
+    # (SQLite's lower() folds ASCII only, so "Ömer" and "ömer" would be two players there).
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-# Starting a game finds each player by name in any case: an index, not a scan of everyone.
-Index("ix_player_lower_name", func.lower(Player.name))
 
 
 class Game(db.Model):

@@ -26,6 +26,7 @@ def make_app(database_url: str, instance_path: str, **overrides: object) -> Flas
         "SECRET_KEY": "test-only-secret",
         "SQLALCHEMY_DATABASE_URI": database_url,
         "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,  # tests start games fast; tests/attacks turn limits on
         **overrides,
     }
     app = create_app(config)

@@ -33,7 +33,7 @@ LAYERS = {
     "games": SERVICE,
     "pages": PAGES,
     "api": API,
-    **dict.fromkeys(["__init__", "cli", "security", "error_pages", "assets"], APP),
+    **dict.fromkeys(["__init__", "cli", "security", "error_pages", "assets", "rate_limits"], APP),
 }
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..games.history import describe
-from ..i18n import translate
+from ..i18n import translate_text
 from ..models import Change as ChangeRow
 from ..rules.arbiter import BuyRuling
 from ..rules.ruleset import RuleSet
@@ -69,10 +69,10 @@ class Ruling(Answer):
             winner=ruling.winner,
             is_buy=ruling.is_buy,
             refusals=[
-                Refusal(seat=seat, reason=translate(reason))
+                Refusal(seat=seat, reason=translate_text(reason))
                 for seat, reason in ruling.refusals.items()
             ],
-            explanation=translate(ruling.explanation),
+            explanation=translate_text(ruling.explanation),
             recorded=game is not None,
             game=game,
         )
@@ -107,7 +107,7 @@ class Change(Answer):
                 "kind": change.kind,
                 "round": change.round_number,
                 "seat": change.seat,
-                "text": translate(describe(change, names, regular_rounds)),
+                "text": translate_text(describe(change, names, regular_rounds)),
                 "created_at": iso(change.created_at),
                 "undone": change.undone_at is not None,
             }

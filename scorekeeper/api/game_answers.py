@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ..games.state import GameState
-from ..i18n import translate
+from ..i18n import translate_text
 from ..rules.ruleset import RuleSet
 from ..rules.standings import Standings
 from .answer_base import Answer, Count, Score, Timestamp
@@ -53,7 +53,7 @@ class StandingsAnswer(Answer):
             ],
             winners=list(table.winners),
             needs_tiebreaker=list(table.needs_tiebreaker),
-            explanation=[translate(line) for line in table.explanation],
+            explanation=[translate_text(line) for line in table.explanation],
         )
 
 

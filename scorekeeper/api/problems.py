@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException, default_exceptions
 from werkzeug.http import HTTP_STATUS_CODES
 
 from ..extensions import db
-from ..i18n import translate
+from ..i18n import translate_text
 from ..rules.errors import RuleError, RuleSetInvalid
 from ..rules.messages import Message
 from .answers import Conflict
@@ -67,8 +67,8 @@ def problem_response(
 def answer_problem(error: Problem) -> Response:
     """Answer a refusal raised by a view or an input reader."""
     db.session.rollback()
-    errors = {field: [translate(m) for m in messages] for field, messages in error.errors.items()}
-    detail = translate(error.detail) if error.detail else None
+    errors = {field: [translate_text(m) for m in said] for field, said in error.errors.items()}
+    detail = translate_text(error.detail) if error.detail else None
     return problem_response(error.status, detail, errors, error.headers, error.game)
 
 

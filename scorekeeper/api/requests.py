@@ -16,6 +16,7 @@ from pydantic import ValidatorFunctionWrapHandler as Handler
 from pydantic import WrapValidator as Wrap
 
 from ..rules.messages import N_, Message, msg
+from ..rules.player_names import name_key
 from .fields import (
     SEAT_OUTSIDE,
     ActionId,
@@ -42,7 +43,17 @@ def _named(value: Any, handler: Handler) -> list[str]:
     return names
 
 
-Players = Annotated[list[Name], Field(min_length=1), Wrap(_named)]
+PlayerName = Annotated[
+    Name,
+    Field(
+        description=(
+            "1 to 40 visible characters. Control, format (zero width, direction marks, BOM), "
+            "private-use and unassigned characters are refused; names that differ only in "
+            "case or compatibility form (Ömer, ÖMER, ＯＭＥＲ) are one player."
+        )
+    ),
+]
+Players = Annotated[list[PlayerName], Field(min_length=1), Wrap(_named)]
 
 
 class Action(Body):
@@ -66,9 +77,9 @@ class NewGame(Body):
         errors: dict[str, list[Message]] = {}
         seen: set[str] = set()
         for index, name in enumerate(self.players):
-            if name.casefold() in seen:
+            if name_key(name) in seen:
                 errors[f"players.{index}"] = [msg(N_("Each player needs a different name."))]
-            seen.add(name.casefold())
+            seen.add(name_key(name))
         if self.first_dealer is not None and self.first_dealer >= len(self.players):
             errors["first_dealer"] = [msg(SEAT_OUTSIDE, value=self.first_dealer)]
         if errors:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..games.state import CurrentRound, GameState
-from ..i18n import translate
+from ..i18n import translate_text
 from ..models import Round
 from ..rules.table import describe_contract
 from .answer_base import Answer, Count, Score
@@ -60,7 +60,7 @@ class CurrentRoundAnswer(Answer):
                 book_length=contract.book_length,
                 run_length=contract.run_length,
             ),
-            contract_text=" + ".join(translate(part) for part in describe_contract(contract)),
+            contract_text=" + ".join(translate_text(part) for part in describe_contract(contract)),
             deal=setup.deal,
             final_discard=setup.final_discard,
             decks=setup.decks,
@@ -77,8 +77,10 @@ class CurrentRoundAnswer(Answer):
             last_buyer=current.last_buyer,
             run_outs=current.run_outs,
             ended_by_stock=current.ended_by_stock,
-            stock_instruction=translate(current.instruction) if current.instruction else None,
-            warnings=[translate(warning) for warning in setup.warnings],
+            stock_instruction=(
+                translate_text(current.instruction) if current.instruction else None
+            ),
+            warnings=[translate_text(warning) for warning in setup.warnings],
         )
 
 

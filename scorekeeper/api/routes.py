@@ -8,7 +8,7 @@ from ..games import actions, round_end
 from ..games.history import changes
 from ..games.may_i import rule_on_call
 from ..games.state import game_state, load_game
-from ..i18n import translate
+from ..i18n import translate_text
 from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
@@ -151,7 +151,7 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
     run_out = RunOut(
         number=outcome.number,
         ends_round=outcome.ends_round,
-        instruction=translate(outcome.instruction),
+        instruction=translate_text(outcome.instruction),
         game=game_now(game),
     )
     return answer(run_out, changed(game, before))
@@ -169,7 +169,7 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     warnings = round_end.record_result(
         game, number, result.went_out, hands, cut, action_id, version
     )
-    said = [translate(warning) for warning in warnings]
+    said = [translate_text(warning) for warning in warnings]
     return answer(GameWithWarnings(**Game.fields_of(game_state(load_game(game.id))), warnings=said))
 
 
@@ -207,5 +207,5 @@ def tally_create() -> tuple[Response, int]:
 def melds_check() -> tuple[Response, int]:
     """Check a laydown against a round's contract, or one book or run."""
     verdict = check_melds(read(MeldCheckRequest))
-    reason = None if verdict.reason is None else translate(verdict.reason)
+    reason = None if verdict.reason is None else translate_text(verdict.reason)
     return answer(MeldCheck(ok=verdict.ok, reason=reason, kind=verdict.kind, meld=verdict.meld))

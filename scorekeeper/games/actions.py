@@ -5,13 +5,16 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
+from ..database import lock_writes
 from ..extensions import db
 from ..models import Buy, Game, Player, Round, Seat
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
+from ..rules.player_names import clean_name, name_key
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
@@ -26,9 +29,41 @@ CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
 def create_game(
     rules: RuleSet, names: Sequence[str], first_dealer: int | None, decks: int | None = None
 ) -> Game:
-    """Seat the players in order and pick the first dealer, at random when the table cuts."""
-    if len({name.casefold() for name in names}) != len(names):
-        raise RuleError(msg(N_("Each player needs a different name.")), field="players")
+    """Seat the players in order and pick the first dealer, at random when the table cuts.
+
+    Two phones naming the same new player at once: the second insert breaks the unique name
+    key (PostgreSQL), so it starts over once and finds the player the first one made.
+    """
+    names = clean_names(names)
+    for attempt in (1, 2):
+        try:
+            return _create_game(rules, names, first_dealer, decks)
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def clean_names(names: Sequence[str]) -> list[str]:
+    """Each name in its clean form, refused at its seat; no two the same player."""
+    cleaned, keys = [], set()
+    for index, name in enumerate(names):
+        try:
+            cleaned.append(clean_name(name))
+        except RuleError as error:
+            raise RuleError(error.message, field=f"players.{index}") from None
+        if name_key(cleaned[-1]) in keys:
+            raise RuleError(msg(N_("Each player needs a different name.")), field="players")
+        keys.add(name_key(cleaned[-1]))
+    return cleaned
+
+
+def _create_game(
+    rules: RuleSet, names: list[str], first_dealer: int | None, decks: int | None
+) -> Game:
+    """One attempt at creating the game, holding the write lock before reading players."""
+    lock_writes()
     cut = first_dealer is None
     table_setup(rules, len(names), 1, first_dealer or 0, decks)  # refuses a bad table first
     dealer = secrets.randbelow(len(names)) if first_dealer is None else first_dealer
@@ -176,9 +211,10 @@ def _check_buys_unchanged(
 
 
 def _player(name: str) -> Player:
-    """The remembered player of this name (any case), or a new one."""
-    query = select(Player).where(func.lower(Player.name) == name.lower())
-    return db.session.scalar(query) or Player(name=name)
+    """The remembered player of this name (any case, any script), or a new one."""
+    key = name_key(name)
+    query = select(Player).where(Player.name_key == key)
+    return db.session.scalar(query) or Player(name=name, name_key=key)
 
 
 def _playing(game: Game, seat: int | None = None) -> tuple[GameState, CurrentRound]:

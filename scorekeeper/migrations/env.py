@@ -29,6 +29,12 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     """Run the migrations on a live connection (Flask-Migrate turns on batch mode for SQLite)."""
     with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode rebuilds a table by dropping it; with foreign keys on, SQLite would
+            # refuse (or cascade) for the rows that point at it. The pragma only works outside
+            # a transaction, so it goes straight to the driver before Alembic begins one.
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")
         context.configure(
             connection=connection,
             target_metadata=db.metadata,
@@ -36,6 +42,8 @@ def run_migrations_online() -> None:
         )
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

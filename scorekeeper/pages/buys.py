@@ -12,6 +12,7 @@ from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
 from .links import GAME, protect
+from .posted import posted_action_id, posted_int, posted_version
 from .rendering import after_change, field_errors, respond
 
 bp = Blueprint("buys", __name__, url_prefix=GAME)
@@ -19,22 +20,18 @@ arbiter_bp = Blueprint("arbiter", __name__, url_prefix=GAME)
 protect(bp)
 protect(arbiter_bp)
 PAGE = "games/show.html"
+MAX_SEAT = 1_000  # far past any table; the rules say which seats play
 
 
 def posted_seat() -> int:
     """The seat a form names; -1 (no such seat) when it names none."""
-    seat = request.form.get("seat", type=int)
+    seat = posted_int("seat", high=MAX_SEAT)
     return -1 if seat is None else seat
 
 
 def posted_bought_above() -> int | None:
     """Who bought the card above, when the arbiter rules on the next card down; else None."""
-    return request.form.get("bought_above", type=int)
-
-
-def posted_version() -> int | None:
-    """The game version the phone saw when it showed the form."""
-    return request.form.get("version", type=int)
+    return posted_int("bought_above", high=MAX_SEAT)
 
 
 @bp.get("/buys")
@@ -48,7 +45,7 @@ def create(game_id: int) -> Response:
     """Record a "May I?" buy for a player, or say why it is refused."""
     game, seat = load_game(game_id), posted_seat()
     try:
-        actions.record_buy(game, seat, request.form.get("action_id"), posted_version())
+        actions.record_buy(game, seat, posted_action_id(), posted_version())
     except RuleError as error:
         return _refused(game_state(load_game(game_id)), seat, error)
     return _changed(game_state(game))
@@ -59,7 +56,7 @@ def remove(game_id: int) -> Response:
     """Take back a player's last buy this round."""
     game, seat = load_game(game_id), posted_seat()
     try:
-        actions.remove_buy(game, seat, request.form.get("action_id"), posted_version())
+        actions.remove_buy(game, seat, posted_action_id(), posted_version())
     except RuleError as error:
         return _refused(game_state(load_game(game_id)), seat, error)
     return _changed(game_state(game))
@@ -107,7 +104,7 @@ def record_buy(game_id: int) -> Response:
     game, seat = load_game(game_id), posted_seat()
     try:
         action_id, version, above = (
-            request.form.get("action_id"),
+            posted_action_id(),
             posted_version(),
             posted_bought_above(),
         )

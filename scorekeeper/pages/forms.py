@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -17,11 +18,23 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 from wtforms.widgets import HiddenInput
 
+from ..i18n import translate
+from ..rules.errors import RuleError
+from ..rules.messages import N_, msg
+from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
+from .posted import LARGEST, TOKEN
 
 MAX_SEATS = 8
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
@@ -55,20 +68,38 @@ class NewGameForm(FlaskForm):
         """The typed names in seat order, blanks dropped."""
         return [entry.data.strip() for entry in self.players if entry.data and entry.data.strip()]
 
-    def move_up(self, index: str) -> None:
-        """Swap a player with the one seated before them."""
-        if index.isdigit() and 0 < int(index) < MAX_SEATS:
-            above, below = self.players.entries[int(index) - 1], self.players.entries[int(index)]
+    def move_up(self, index: int | None) -> None:
+        """Swap a player with the one seated before them (the first seat stays)."""
+        if index:
+            above, below = self.players.entries[index - 1], self.players.entries[index]
             above.data, below.data = below.data, above.data
 
     def validate_players(self, field: Field) -> None:
-        """Two to eight distinct names."""
+        """Two to eight distinct, visible names; a ninth posted name is refused, not dropped."""
         names = self.names()
         # Plain strings, not lazy ones: the template tells them from the entries' error lists.
+        if seated_beyond_table():
+            raise ValidationError(
+                gettext("At most %(count)s players sit at one table.", count=MAX_SEATS)
+            )
         if len(names) < 2:
             raise ValidationError(gettext("Enter at least two players."))
-        if len({name.casefold() for name in names}) != len(names):
+        try:
+            keys = {name_key(clean_name(name)) for name in names}
+        except RuleError as error:
+            raise ValidationError(translate(error.message)) from None
+        if len(keys) != len(names):
             raise ValidationError(gettext("Each player needs a different name."))
+
+
+def seated_beyond_table() -> bool:
+    """Whether the form posted a name for a seat past the last one (FieldList drops it)."""
+    for key, value in request.form.items(multi=True):
+        index = key.removeprefix("players-")
+        beyond = index != key and (not index.isdecimal() or int(index) >= MAX_SEATS)
+        if beyond and value.strip():
+            return True
+    return False
 
 
 class CountsField(Field):
@@ -84,7 +115,8 @@ class CountsField(Field):
         counts: dict[str, int] = {}
         for code in (valuelist[0] if valuelist else "").split():
             if code not in RANKS_BY_CODE:
-                raise ValueError(_l("Not a card: %(token)s", token=code))
+                # Translated now, with the token escaped: a lazy string would pass it raw.
+                raise ValueError(translate(msg(N_("Not a card: %(token)s"), token=code)))
             counts[code] = counts.get(code, 0) + 1
         self.data = counts
 
@@ -127,8 +159,10 @@ def round_form(
             ),
             default="",
         )
-        action_id = HiddenField()
-        version = IntegerField(widget=HiddenInput(), validators=[Optional()])
+        action_id = HiddenField(validators=[Optional(), Regexp(TOKEN)])
+        version = IntegerField(
+            widget=HiddenInput(), validators=[Optional(), NumberRange(0, LARGEST)]
+        )
 
     for seat, _name in seats:
         points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])

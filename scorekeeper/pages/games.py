@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from flask import Blueprint, g, request, url_for
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..extensions import db
 from ..games import actions
 from ..games.state import game_state, load_game
 from ..i18n import translate
-from ..models import Player
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
 from . import live
-from .forms import NewGameForm
-from .links import GAME, open_in_browser, protect
+from .forms import MAX_SEATS, NewGameForm
+from .links import GAME, open_in_browser, openable_games, protect
+from .posted import ascii_index
 from .rendering import respond, wants_fragment
 
 bp = Blueprint("games", __name__)
@@ -25,8 +23,11 @@ SHOW = "games/show.html"
 
 
 def _new_page(form: NewGameForm, status: int = 200) -> Response:
-    """The new-game page with the names players used before offered as they type."""
-    known = db.session.scalars(select(Player.name).order_by(Player.id.desc()).limit(200))
+    """The new-game page offering, as they type, the names of games this browser can open.
+
+    Only those: another table's players are no one else's business.
+    """
+    known = dict.fromkeys(name for state in openable_games() for name in state.names)
     return respond("games/new.html", "games/new.html", status, form=form, known=list(known))
 
 
@@ -44,7 +45,7 @@ def create() -> Response:
     """Start a game, or move a player up the seat order and show the form again."""
     form = NewGameForm()
     if move := request.form.get("move", ""):
-        form.move_up(move)
+        form.move_up(ascii_index(move, MAX_SEATS))
         return _new_page(form)
     if not form.validate():
         return _new_page(form, 422)

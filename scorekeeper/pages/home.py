@@ -5,12 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..games.state import recent_games
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
-from .changes import local_target
-from .links import remembered
+from .links import openable_games, remembered
+from .posted import local_target
 
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)
@@ -24,11 +23,10 @@ A_YEAR = 365 * 24 * 3600
 @bp.get("/")
 def index() -> str:
     """Show the home page: start a game, resume one, recent results, the rule sets."""
-    tokens = remembered()
-    games = recent_games(tokens)
+    games = openable_games()
     return render_template(
         "main/index.html",
-        tokens=tokens,
+        tokens=remembered(),
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
@@ -52,7 +50,9 @@ def update() -> Response:
     language = request.form.get("language", "")
     response = redirect(local_target(url_for("home.index")), code=303)
     if language in current_app.config["LANGUAGES"]:
-        response.set_cookie(LANGUAGE_COOKIE, language, max_age=A_YEAR, samesite="Lax")
+        response.set_cookie(
+            LANGUAGE_COOKIE, language, max_age=A_YEAR, samesite="Lax", secure=request.is_secure
+        )
     return response
 
 
@@ -62,7 +62,9 @@ def update_theme() -> Response:
     theme = request.form.get("theme", "")
     response = redirect(local_target(url_for("home.index")), code=303)
     if theme in THEMES:
-        response.set_cookie(THEME_COOKIE, theme, max_age=A_YEAR, samesite="Lax")
+        response.set_cookie(
+            THEME_COOKIE, theme, max_age=A_YEAR, samesite="Lax", secure=request.is_secure
+        )
     return response
 
 

@@ -8,8 +8,8 @@ from flask import Blueprint, abort, current_app, g, redirect, request, session, 
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.links import Access, LinkRefused, open_game, open_version
-from ..games.state import game_state, load_game
+from ..games.links import Access, LinkRefused, open_game, open_version, role_of
+from ..games.state import GameState, game_state, load_game, recent_games
 from .rendering import respond
 
 REMEMBERED_GAMES = 20
@@ -45,6 +45,16 @@ def remember(access: Access) -> None:
 def remembered() -> dict[int, str]:
     """The games this browser has opened, newest first, with the link it used."""
     return {int(game_id): str(token) for game_id, token in session.get("games", [])}
+
+
+def openable_games() -> list[GameState]:
+    """The remembered games whose link still opens them (a replaced link shows nothing)."""
+    tokens = remembered()
+    return [
+        state
+        for state in recent_games(tokens)
+        if role_of(state.game, tokens[state.game.id]) is not None
+    ]
 
 
 def open_in_browser(game_id: int, token: str) -> Response:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
 from ..games.state import game_state, load_game
 from ..rules.errors import RuleError
 from .links import GAME, protect
+from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 
 bp = Blueprint("stock", __name__, url_prefix=GAME)
@@ -26,9 +27,9 @@ def show(game_id: int) -> Response:
 def run_out(game_id: int) -> Response:
     """Record that the stock ran out: re-form it, or end the round and go to scoring."""
     game = load_game(game_id)
-    seen = request.form.get("seen", type=int)
+    seen = posted_int("seen")
     try:
-        outcome = actions.record_run_out(game, seen, request.form.get("action_id"))
+        outcome = actions.record_run_out(game, seen, posted_action_id())
     except RuleError as error:
         state = game_state(load_game(game_id))
         return respond(

@@ -170,11 +170,13 @@ function restoreDraft(form) {
   notice.dataset.restoredNotice = "";
   notice.textContent = form.dataset.restored;
   form.before(notice);
-  // The server draws the tapped cards and counts them: ask it to redraw the restored form.
+  // The server draws the tapped cards and counts them: ask it to redraw each restored hand
+  // with cards (only those, so what is typed meanwhile elsewhere stays).
   const tapUrl = form.querySelector("button[name=tap]")?.getAttribute("hx-post");
-  if (tapUrl && window.htmx) {
-    htmx.ajax("POST", tapUrl, { source: form, target: "#round-form", select: "#round-form",
-      swap: "outerHTML" });
+  for (const [name, value] of Object.entries(entry)) {
+    if (!tapUrl || !window.htmx || !name.startsWith("cards_") || !value) continue;
+    const hand = `#hand-${name.slice("cards_".length)}`;
+    htmx.ajax("POST", tapUrl, { source: form, target: hand, select: hand, swap: "outerHTML" });
   }
 }
 

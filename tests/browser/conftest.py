@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from scorekeeper.extensions import db
 from tests.conftest import make_app, serving
@@ -24,6 +24,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+# Generous waits: CI shares two cores with the app server and Chromium; a wait only ends early.
+WAIT_MS = 15_000
+expect.set_options(timeout=WAIT_MS)
 ARTIFACTS = Path(__file__).parent.parent / "artifacts"
 # Chromium reports a CSP refusal as a console message only sometimes; the event always fires.
 REPORT_CSP_VIOLATIONS = """
@@ -70,7 +73,7 @@ class Phone:
     def __init__(self, browser: Browser, base_url: str, locale: str = "en-US") -> None:
         # The locale sets the Accept-Language header, which picks the app's language.
         self.context = browser.new_context(viewport=PHONE, locale=locale, base_url=base_url)
-        self.context.set_default_timeout(5_000)
+        self.context.set_default_timeout(WAIT_MS)
         self.context.add_init_script(REPORT_CSP_VIOLATIONS)
         self.page = self.context.new_page()
         self.errors: list[str] = []

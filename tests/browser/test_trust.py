@@ -207,6 +207,7 @@ def test_reload_mid_entry_restores_the_entry_until_it_is_saved(page: Page) -> No
     page.go_back()
     page.go_forward()
     expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
+    expect(hand(page, "Carla").get_by_test_id("tally-2")).to_have_text("10")
     hand(page, "Dan").get_by_label("Points").fill("40")
     page.get_by_role("button", name="Save the round").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")

@@ -6,7 +6,6 @@ Every other database test starts from a copy (SQLite) or an emptied run-wide dat
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,11 +49,7 @@ def tables() -> set[str]:
 
 def schema_differences() -> list[object]:
     """What Alembic's autogenerate would change to make the database match the models."""
-    with db.engine.connect() as connection, warnings.catch_warnings():
-        # SQLite cannot reflect an index on lower(name), so both sides skip it there (with a
-        # warning each); PostgreSQL reflects and compares it.
-        warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based")
-        warnings.filterwarnings("ignore", "autogenerate skipping metadata-specified expression")
+    with db.engine.connect() as connection:
         return list(compare_metadata(MigrationContext.configure(connection), db.metadata))
 
 
@@ -74,4 +69,38 @@ def test_migrations_go_from_empty_to_the_models_and_back(
         db.session.remove()
         downgrade(revision="base")
         assert tables() == {"alembic_version"}
+        db.engine.dispose()
+
+
+def test_the_name_key_migration_merges_players_sqlite_kept_apart(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    app = make_app(empty_database_url, str(tmp_path))
+    with app.app_context():
+        upgrade(revision="1aa8908bfae1")  # before the name key: "Ömer" and "ömer" could be two
+        for id_, name in ((1, "Ömer"), (2, "ömer"), (3, "Ben")):
+            db.session.execute(
+                text("INSERT INTO player (id, name, created_at) VALUES (:id, :name, :now)"),
+                {"id": id_, "name": name, "now": "2026-01-01 00:00:00+00"},
+            )
+        game = (
+            "INSERT INTO game (id, rules_json, first_dealer, dealer_was_cut, version, "
+            "edit_token, view_token, created_at, updated_at) VALUES (:id, '{}', 0, false, 0, "
+            ":id, :id, :now, :now)"
+        )
+        seat = "INSERT INTO seat (game_id, position, player_id) VALUES (:game, :position, :player)"
+        for game_id, players in ((1, (1, 3)), (2, (2, 3))):
+            db.session.execute(text(game), {"id": game_id, "now": "2026-01-01 00:00:00+00"})
+            for position, player in enumerate(players):
+                db.session.execute(
+                    text(seat), {"game": game_id, "position": position, "player": player}
+                )
+        db.session.commit()
+        upgrade()
+        players = db.session.execute(text("SELECT id, name, name_key FROM player ORDER BY id"))
+        assert [tuple(row) for row in players] == [(1, "Ömer", "ömer"), (3, "Ben", "ben")]
+        seats = db.session.scalars(text("SELECT player_id FROM seat ORDER BY game_id, position"))
+        assert list(seats) == [1, 3, 1, 3]
+        db.session.remove()
+        downgrade(revision="base")
         db.engine.dispose()

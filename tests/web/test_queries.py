@@ -47,7 +47,10 @@ def other_games(app: Flask, count: int) -> None:
         first = (db.session.scalar(text("SELECT max(id) FROM game")) or 0) + 1
         ids = range(first, first + count)
         rows = lambda model, data: db.session.execute(insert(model), data)  # noqa: E731
-        rows(Player, [{"name": f"Seeded {i}", "created_at": now} for i in ids])
+        rows(
+            Player,
+            [{"name": f"Seeded {i}", "name_key": f"seeded {i}", "created_at": now} for i in ids],
+        )
         player_ids = dict(db.session.execute(text("SELECT name, id FROM player")).all())
         rows(
             Game,

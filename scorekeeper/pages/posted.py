@@ -1,0 +1,76 @@
+"""Reading what a form posts beyond its visible fields: hidden tokens, versions, seats, targets.
+
+Each reader refuses a value no column or rule can take with 422 naming the field, before
+anything is read or written, so hostile input never reaches the database as a 500.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from flask import request
+from flask_babel import gettext
+from werkzeug.exceptions import UnprocessableEntity
+
+LARGEST = 2**31 - 1  # the integer columns' range
+TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,64}\Z")  # the pages' action_id (anchored for WTForms)
+LOCAL_PATH = re.compile(r"/[!-\[\]-~]*")  # "/" then visible ASCII but the backslash
+DIGITS = re.compile(r"-?[0-9]{1,10}")  # ASCII only: "²".isdigit() and "١".isdigit() are true
+
+
+class BadField(UnprocessableEntity):
+    """A posted value this form cannot take; the error page names the field."""
+
+    def __init__(self, field: str) -> None:
+        said = gettext("The form field “%(field)s” holds a value it cannot take.", field=field)
+        super().__init__(said)
+        self.field = field
+
+
+def posted_int(field: str, low: int = 0, high: int = LARGEST) -> int | None:
+    """A whole number from the form, None when not sent; 422 when it is no number in range."""
+    raw = request.form.get(field, "").strip()
+    if not raw:
+        return None
+    if not DIGITS.fullmatch(raw) or not low <= int(raw) <= high:
+        raise BadField(field)
+    return int(raw)
+
+
+def posted_version() -> int | None:
+    """The game version the phone saw when it showed the form."""
+    return posted_int("version")
+
+
+def posted_action_id() -> str | None:
+    """The form's one-time token against double taps; 422 when it is not one of ours."""
+    raw = request.form.get("action_id", "")
+    if not raw:
+        return None
+    if not TOKEN.fullmatch(raw):
+        raise BadField("action_id")
+    return raw
+
+
+def ascii_index(raw: str, below: int) -> int | None:
+    """A list index written in ASCII digits, below `below`; None for anything else."""
+    if not raw.isascii() or not raw.isdecimal() or int(raw) >= below:
+        return None
+    return int(raw)
+
+
+def local_target(default: str, field: str = "next") -> str:
+    """The page a form asked to go back to, if it is a path on this site; else `default`.
+
+    Browsers drop tabs and line breaks from URLs and read a backslash as a slash, so
+    "/\\tevil" or "/\\\\evil" would leave the site: only plain visible ASCII is taken, and it
+    must stay so when percent-decoded ("/%09/evil"), as some servers and proxies decode it.
+    """
+    target = request.form.get(field, "")
+    return target if _is_local(target) and _is_local(unquote(target)) else default
+
+
+def _is_local(target: str) -> bool:
+    """A path on this site in visible ASCII: no "//host", no backslash, no hidden characters."""
+    return bool(LOCAL_PATH.fullmatch(target)) and not target.startswith("//")

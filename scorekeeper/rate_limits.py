@@ -1,0 +1,69 @@
+"""Rate limits: how fast one client may start games or try links that open nothing.
+
+Per client address (X-Forwarded-For behind SCOREKEEPER_PROXY_HOPS proxies), counted in
+memory, or shared by every server process on RATELIMIT_STORAGE_URI (redis://…).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
+from werkzeug.wrappers import Response
+
+NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
+LINK_PATHS = ("/g/", "/api/v1/games/")
+MISSES = (401, 404, 410)  # no link, no such game or link, a replaced link
+
+
+def _new_games() -> str:
+    return str(current_app.config["RATELIMIT_NEW_GAMES"])
+
+
+class LinkMisses:
+    """Counts answers where a game link opened nothing; past the limit, game URLs answer 429.
+
+    Flask-Limiter checks in before_request, after the page's URL preprocessor has already
+    refused a wrong link, so this check runs as the app's own URL preprocessor, first.
+    """
+
+    def __init__(self, app: Flask) -> None:
+        storage = storage_from_string(app.config["RATELIMIT_STORAGE_URI"])
+        self.window = FixedWindowRateLimiter(storage)
+        self.limits = parse_many(app.config["RATELIMIT_LINK_MISSES"])
+        self.prefix = f"{app.config.get('RATELIMIT_KEY_PREFIX', '')}link-misses"
+
+    def check(self, _endpoint: str | None, _values: dict[str, Any] | None) -> None:
+        """Refuse a game URL to a client that missed too often."""
+        if request.path.startswith(LINK_PATHS) and not all(
+            self.window.test(limit, self.prefix, get_remote_address()) for limit in self.limits
+        ):
+            raise TooManyRequests(retry_after=60)
+
+    def count(self, response: Response) -> Response:
+        """Count a miss: guessing, not playing (a table reloading its game counts nothing)."""
+        if response.status_code in MISSES and request.path.startswith(LINK_PATHS):
+            for limit in self.limits:
+                self.window.hit(limit, self.prefix, get_remote_address())
+        return response
+
+
+def init_app(app: Flask) -> None:
+    """Limit starting games, and link misses across every game URL, per client."""
+    limiter = Limiter(key_func=get_remote_address)  # one per app: it keeps its storage
+    limiter.init_app(app)
+    if not limiter.enabled:
+        return
+    new_games = limiter.shared_limit(_new_games, scope="new-games")  # one count, three doors
+    for endpoint in NEW_GAME_ENDPOINTS:
+        # Wrapped here, so the blueprints stay free of the limiter.
+        app.view_functions[endpoint] = new_games(app.view_functions[endpoint])
+    misses = LinkMisses(app)
+    app.url_value_preprocessor(misses.check)
+    app.after_request(misses.count)

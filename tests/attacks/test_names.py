@@ -1,0 +1,125 @@
+"""Player names: one player per name in any script and case, invisible names refused, races safe."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper.models import Game, Player
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.player_names import clean_name, name_key
+from tests.conftest import LiveGame, at_once
+
+PHONES = 8
+
+
+def form(names: list[str]) -> dict[str, str]:
+    """The new-game form with these names in seat order."""
+    return {"ruleset": "may-i", **{f"players-{i}": name for i, name in enumerate(names)}}
+
+
+@pytest.mark.parametrize("name", ["Ömer", "Øyvind", "ÇAĞLA", "Straße"])
+def test_a_non_ascii_capital_names_one_player_in_every_game(client: FlaskClient, name: str) -> None:
+    first = client.post("/games/", data=form([name, "Ben"]))
+    again = client.post("/games/", data=form([name.lower(), "Ben"]))
+    api = client.post("/api/v1/games", json={"ruleset": "may-i", "players": [name, "Carla"]})
+    assert (first.status_code, again.status_code, api.status_code) == (303, 303, 201)
+    replay = client.post(first.headers["Location"] + "/again")
+    assert replay.status_code == 303
+    with client.application.app_context():
+        from scorekeeper.extensions import db
+
+        assert db.session.query(Player).filter_by(name_key=name_key(name)).count() == 1
+        assert db.session.query(Game).count() == 4
+
+
+@pytest.mark.parametrize("bad", ["\u200bBob", "Bob\ufeff", "Bo\u202eb", "B\x00ob", "Bo\u2028b"])
+def test_invisible_characters_in_a_name_are_refused_at_the_field(
+    client: FlaskClient, bad: str
+) -> None:
+    page = client.post("/games/", data=form(["Bob", bad]))
+    api = client.post("/api/v1/games", json={"ruleset": "may-i", "players": ["Bob", bad]})
+    assert page.status_code == 422 and "visible letters" in page.get_data(as_text=True)
+    assert api.status_code == 422 and "players.1" in api.json["errors"]
+    with client.application.app_context():
+        from scorekeeper.extensions import db
+
+        assert db.session.query(Game).count() == 0
+
+
+def test_look_alike_names_are_one_player() -> None:
+    assert name_key("Ｂｏｂ") == name_key("bob") == name_key(clean_name("  BOB "))
+    assert clean_name("Anna   Lena") == "Anna Lena"
+    with pytest.raises(RuleError):
+        clean_name("x" * 41)
+
+
+def _start(base: str, names: list[str]) -> int:
+    """Start a game through the form on a live server; the status code."""
+    data = urllib.parse.urlencode(form(names)).encode()
+    request = urllib.request.Request(f"{base}/games/", data=data)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as answer:
+        return int(answer.code)
+
+
+def _start_api(base: str, names: list[str]) -> int:
+    """Start a game through the API on a live server; the status code."""
+    body = json.dumps({"ruleset": "may-i", "players": names}).encode()
+    request = urllib.request.Request(
+        f"{base}/api/v1/games", data=body, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as answer:
+        return int(answer.code)
+
+
+def test_phones_starting_games_at_once_all_start_one(live_game: LiveGame) -> None:
+    calls = [[f"Anna{i}", f"Ben{i}", "Carla"] for i in range(PHONES)]
+    codes = at_once(lambda names: _start(live_game.base, names), calls)
+    assert codes == [200] * PHONES  # each followed its 303 to its new game
+    assert live_game.count(Game) == PHONES + 1
+
+
+def test_the_same_new_name_from_phones_at_once_makes_one_player(live_game: LiveGame) -> None:
+    calls = [["Zoë", f"Other{i}"] for i in range(PHONES)]
+    codes = at_once(lambda names: _start_api(live_game.base, names), calls)
+    assert codes == [201] * PHONES
+    assert live_game.count(Player, Player.name_key == "zoë") == 1
+
+
+def test_starting_games_while_others_write_never_fails(live_game: LiveGame) -> None:
+    game = f"{live_game.base}/g/{live_game.game_id}/{live_game.token}"
+
+    def phone(index: int) -> int:
+        if index % 2:
+            return _start(live_game.base, [f"P{index}", "Q"])
+        request = urllib.request.Request(f"{game}/buys", data=b"seat=1")
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return int(answer.status)
+        except urllib.error.HTTPError as answer:
+            return int(answer.code)
+
+    codes = at_once(phone, list(range(PHONES)))
+    assert all(code < 500 for code in codes), codes
+    assert live_game.count(Game) == PHONES // 2 + 1
+
+
+def test_twelve_names_posted_are_refused_not_cut_to_eight(client: FlaskClient) -> None:
+    response = client.post("/games/", data=form([f"P{i}" for i in range(12)]))
+    assert response.status_code == 422
+    assert "At most 8 players" in response.get_data(as_text=True)
+    with client.application.app_context():
+        from scorekeeper.extensions import db
+
+        assert db.session.query(Game).count() == 0
