@@ -44,12 +44,19 @@ def first_error(error: ValidationError) -> str:
     return str(error.errors()[0]["type"])
 
 
+def integral(value: Any) -> Any:
+    """2105.0 as 2105: JSON Schema counts a number with no fraction as an integer, so we do too."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_ID:
+        return int(value)
+    return value
+
+
 def whole(high: int = MAX_NUMBER, outside: str = RANGE) -> Any:
-    """A whole number from 0 to `high` (true and 1.0 are no whole numbers here)."""
+    """A whole number from 0 to `high` (true and "1" are no whole numbers here)."""
 
     def in_range(value: Any, handler: Handler) -> int:
         try:
-            number: int = handler(value)
+            number: int = handler(integral(value))
         except ValidationError as error:
             if first_error(error) in OUT_OF_RANGE:
                 raise refusal(outside, low=0, high=high, value=value) from None
@@ -62,7 +69,7 @@ def whole(high: int = MAX_NUMBER, outside: str = RANGE) -> Any:
 def _at_table(value: Any, handler: Handler, info: ValidationInfo) -> int:
     """A seat from 0 clockwise, below the number of players the request is read for."""
     try:
-        seat: int = handler(value)
+        seat: int = handler(integral(value))
     except ValidationError as error:
         if first_error(error) in OUT_OF_RANGE:
             raise refusal(SEAT_OUTSIDE, value=value) from None

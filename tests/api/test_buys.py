@@ -19,6 +19,13 @@ def test_a_buy_is_recorded_with_201_and_counted_against_the_cap(api: Api) -> Non
     assert response.json["version"] == 2
 
 
+def test_a_seat_written_1_0_is_seat_1_as_json_schema_reads_it(api: Api) -> None:
+    api.start()
+    response = api.call("post", f"{api.url}/buys", {"seat": 1.0, "version": 1.0})
+    assert response.status_code == 201
+    assert response.json["current_round"]["buys"][1]["bought"] == 1
+
+
 def test_fourth_buy_in_a_round_is_refused_and_the_count_stays_three(api: Api) -> None:
     api.start()
     for _ in range(3):
@@ -66,7 +73,7 @@ def test_no_buys_rules_refuse_every_buy(api: Api) -> None:
         ({"seat": -1}, "seat", "There is no seat -1 at this table."),
         ({"seat": "1"}, "seat", "Must be a whole number."),
         ({"seat": True}, "seat", "Must be a whole number."),
-        ({"seat": 1.0}, "seat", "Must be a whole number."),
+        ({"seat": 1.5}, "seat", "Must be a whole number."),
         ({}, "seat", "Required."),
         ({"seat": 1, "action_id": ""}, "action_id", "Must be 1 to 64 characters."),
         ({"seat": 1, "action_id": "x" * 65}, "action_id", "Must be 1 to 64 characters."),

@@ -227,6 +227,7 @@ def test_an_offline_buy_says_not_saved_and_a_retry_records_it_once(
     buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
     phone.context.set_offline(False)
+    page.wait_for_function("navigator.onLine")  # the page knows the network is back
     buy_row(page, "Ben").get_by_role("button", name="Try again").click()
     expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
     expect(page.get_by_text("Not saved")).to_have_count(0)
@@ -267,6 +268,7 @@ def test_saving_a_round_offline_keeps_the_form_and_saves_on_retry(
     expect(page.get_by_role("alert")).to_contain_text("Not saved")
     expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
     phone.context.set_offline(False)
+    page.wait_for_function("navigator.onLine")  # the page knows the network is back
     page.get_by_role("button", name="Try again").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
 
