@@ -27,7 +27,7 @@ REGIONS = {
         "games/_standings.html",
     ),
     "over": ("games/_standings.html",),
-    "sheet": ("games/_sheet.html", "games/_history.html"),
+    "sheet": ("games/_sheet.html", "games/_running_chart.html", "games/_history.html"),
     "display": ("games/_display.html",),
 }
 
