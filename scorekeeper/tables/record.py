@@ -30,14 +30,13 @@ class ScoredGames:
         self._scored: OrderedDict[Key, PlayedGame | None] = OrderedDict()
         self._lock = threading.Lock()
 
-    def __contains__(self, key: Key) -> bool:
-        return key in self._scored
-
-    def get(self, key: Key) -> PlayedGame | None:
-        """A kept result, marked as read just now."""
+    def find(self, key: Key) -> tuple[bool, PlayedGame | None]:
+        """Whether a result is kept, and the result, marked as read just now."""
         with self._lock:
+            if key not in self._scored:
+                return False, None
             self._scored.move_to_end(key)
-            return self._scored[key]
+            return True, self._scored[key]
 
     def put(self, key: Key, played: PlayedGame | None) -> None:
         """Keep a result, dropping the least recently read beyond the size."""
@@ -60,13 +59,21 @@ def _key(game: GameRow) -> Key:
 def played_games(table_id: int) -> list[PlayedGame]:
     """The table's finished games, for the stats, in a fixed number of queries."""
     kept = scored_games()
-    rows = table_game_rows(table_id, lambda game: _key(game) in kept)
+    # Taken once: another request may drop a kept result while this one reads the rest.
+    found: dict[Key, PlayedGame | None] = {}
+
+    def known(game: GameRow) -> bool:
+        hit, scored = kept.find(_key(game))
+        if hit:
+            found[_key(game)] = scored
+        return hit
+
     played = []
-    for game in rows:
+    for game in table_game_rows(table_id, known):
         people = tuple(seat.person for seat in game.seats)
         key = _key(game)
-        if key in kept:
-            scored = kept.get(key)
+        if key in found:
+            scored = found[key]
         else:
             # A GameRow has what game_state reads of a Game; the engine scores it the same way.
             state = game_state(game, game.rules)  # type: ignore[arg-type]
