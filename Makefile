@@ -10,7 +10,10 @@ COMPILED := $(CATALOGS:.po=.mo)
 # nmsg and _l mark strings the rules engine and forms translate later.
 KEYWORDS := -k _l -k nmsg:1,2 -k NN_:1,2 -k C_:1c,2 -k NC_:1c,2,3
 
-.PHONY: install translations extract db run check test bench lighthouse clean
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install translations extract db run dev check test bench lighthouse clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,8 +39,13 @@ extract: install
 db: install translations
 	$(FLASK) db upgrade
 
+# waitress, threaded: the production server (`make run PORT=8080 HOST=0.0.0.0`).
 run: db
-	$(FLASK) run --host 127.0.0.1 --port 5000
+	$(BIN)/scorekeeper serve --no-migrate --host $(HOST) --port $(PORT)
+
+# Werkzeug's development server with the reloader and debugger: never on a network.
+dev: db
+	$(FLASK) run --debug --host 127.0.0.1 --port $(PORT)
 
 check: install
 	$(BIN)/ruff check .
@@ -47,8 +55,10 @@ check: install
 test: check translations
 	$(BIN)/pytest -q
 
-bench: install
-	$(BIN)/python bench/idle_page.py
+# Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main.
+BENCH_ARGS ?= --profile
+bench: install translations
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/record_pages.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.

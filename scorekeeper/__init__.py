@@ -23,6 +23,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from . import (
+        assets,
         database,
         error_pages,
         i18n,
@@ -40,6 +41,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     htmx.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
     error_pages.init_app(app)
 
     from .api.routes import bp as api_bp

@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import request
 
 from ..games import links
-from ..games.state import load_game
 from ..models import Game
 from .problems import Problem
 
@@ -27,8 +26,22 @@ def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
     asks for a change. Without `facts` only the game's own row is read: one query.
     """
     try:
-        game, _access = links.open_game(game_id, bearer_token(), change=change)
+        game, _access = links.open_game(game_id, bearer_token(), change=change, facts=facts)
     except links.LinkRefused as refusal:
-        headers = [CHALLENGE] if refusal.status == 401 else []
-        raise Problem(refusal.status, refusal.message, headers=headers) from None
-    return load_game(game_id) if facts else game
+        raise _problem(refusal) from None
+    return game
+
+
+def open_version(game_id: int) -> int:
+    """The version of the game this request's link opens, from one light query."""
+    try:
+        version, _access = links.open_version(game_id, bearer_token())
+    except links.LinkRefused as refusal:
+        raise _problem(refusal) from None
+    return version
+
+
+def _problem(refusal: links.LinkRefused) -> Problem:
+    """A refused link as the API answers it; 401 says how to send one."""
+    headers = [CHALLENGE] if refusal.status == 401 else []
+    return Problem(refusal.status, refusal.message, headers=headers)

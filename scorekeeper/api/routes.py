@@ -53,9 +53,9 @@ def require_json() -> None:
         raise Problem(415, msg(N_("Send the request body as application/json.")))
 
 
-def game_now(game_id: int) -> Game:
-    """The game as it now stands, read afresh after a change."""
-    return Game.of(game_state(load_game(game_id)))
+def game_now(game: GameRow) -> Game:
+    """The game as it now stands, from the objects the change just wrote (nothing read again)."""
+    return Game.of(game_state(load_game(game.id)))
 
 
 def changed(game: GameRow, before: int) -> int:
@@ -114,7 +114,7 @@ def buys_create(game_id: int) -> tuple[Response, int]:
     buy = read(SeatChange, players=len(game.seats))
     before = game.version
     actions.record_buy(game, buy.seat, buy.action_id, buy.version)
-    return answer(game_now(game_id), changed(game, before))
+    return answer(game_now(game), changed(game, before))
 
 
 @bp.post(f"{GAME}/buys/remove")
@@ -124,7 +124,7 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
     game = open_game(game_id, change=True)
     mistap = read(SeatChange, players=len(game.seats))
     actions.remove_buy(game, mistap.seat, mistap.action_id, mistap.version)
-    return answer(game_now(game_id))
+    return answer(game_now(game))
 
 
 @bp.post(f"{GAME}/down")
@@ -135,7 +135,7 @@ def down_create(game_id: int) -> tuple[Response, int]:
     mark = read(DownMark, players=len(game.seats))
     before = game.version
     actions.mark_down(game, mark.seat, mark.down, mark.action_id)
-    return answer(game_now(game_id), changed(game, before))
+    return answer(game_now(game), changed(game, before))
 
 
 @bp.post(f"{GAME}/arbiter")
@@ -151,7 +151,7 @@ def arbiter_rule(game_id: int) -> tuple[Response, int]:
     winner = ruling.winner if call.record and ruling.is_buy else None
     if winner is not None:
         actions.record_buy(game, winner, call.action_id, call.version, call.bought_above)
-    state = None if winner is None else game_now(game_id)
+    state = None if winner is None else game_now(game)
     return answer(Ruling.of(ruling, state), 200 if winner is None else 201)
 
 
@@ -167,7 +167,7 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
         number=outcome.number,
         ends_round=outcome.ends_round,
         instruction=translate_text(outcome.instruction),
-        game=game_now(game_id),
+        game=game_now(game),
     )
     return answer(run_out, changed(game, before))
 
@@ -185,7 +185,7 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
         game, number, result.went_out, hands, cut, action_id, version
     )
     said = [translate_text(warning) for warning in warnings]
-    return answer(GameWithWarnings(**Game.fields_of(game_state(load_game(game_id))), warnings=said))
+    return answer(GameWithWarnings(**Game.fields_of(game_state(load_game(game.id))), warnings=said))
 
 
 @bp.post(f"{GAME}/undo")
@@ -195,7 +195,7 @@ def undo_create(game_id: int) -> tuple[Response, int]:
     game = open_game(game_id, change=True)
     undo = read(Action)
     actions.undo_last(game, undo.action_id, undo.version)
-    return answer(game_now(game_id))
+    return answer(game_now(game))
 
 
 @bp.get(f"{GAME}/history")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from ..games import actions
-from .access import open_game
+from .access import open_game, open_version
 from .answer_base import answer
 from .answers import GameVersion, Links
 from .openapi import documented
@@ -16,7 +16,7 @@ from .requests import LinkChange
 @documented({200: GameVersion})
 def version_show(game_id: int) -> tuple[Response, int]:
     """Say the game's version from its row alone: poll this, fetch the game when it moves."""
-    return answer(GameVersion(version=open_game(game_id, change=False, facts=False).version))
+    return answer(GameVersion(version=open_version(game_id)))
 
 
 @documented({200: Links}, LinkChange)

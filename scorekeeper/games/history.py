@@ -42,10 +42,12 @@ def changes_since(
     return list(db.session.scalars(query.order_by(Change.id)))
 
 
-def changes(game: Game) -> list[Change]:
-    """The game's history, newest first."""
+def changes(game: Game, before: int | None = None, limit: int | None = None) -> list[Change]:
+    """The game's history, newest first: all, or `limit` changes older than change `before`."""
     query = select(Change).where(Change.game_id == game.id).order_by(Change.id.desc())
-    return list(db.session.scalars(query))
+    if before is not None:
+        query = query.where(Change.id < before)
+    return list(db.session.scalars(query.limit(limit)))
 
 
 def last_undoable(game: Game) -> Change | None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from flask import abort
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.util import identity_key
 
 from ..extensions import db
 from ..models import Game, Round, Seat
@@ -106,10 +109,26 @@ WITH_FACTS = (
 )
 
 
-def load_game(game_id: int) -> Game:
-    """The game with its seats, rounds, results and buys, in a fixed number of queries."""
+def _has_facts(game: Game) -> bool:
+    """Whether this request already read the game's seats, rounds, results and buys."""
+    if {"seats", "rounds"} & inspect(game).unloaded:
+        return False
+    return not any({"results", "buys"} & inspect(record).unloaded for record in game.rounds)
+
+
+def game_with_facts(game_id: int) -> Game | None:
+    """The game with its seats, rounds, results and buys: as this request holds it (just
+    written, or read by the link check), else read in a fixed number of queries."""
+    held = db.session.identity_map.get(identity_key(Game, game_id))
+    if isinstance(held, Game) and _has_facts(held):
+        return held
     query = select(Game).where(Game.id == game_id).options(*WITH_FACTS)
-    game = db.session.scalars(query).one_or_none()
+    return db.session.scalars(query).one_or_none()
+
+
+def load_game(game_id: int) -> Game:
+    """The game with all its facts (game_with_facts), or 404."""
+    game = game_with_facts(game_id)
     if game is None:
         abort(404)
     return game
@@ -126,9 +145,20 @@ def recent_games(game_ids: Collection[int]) -> list[GameState]:
     return [game_state(game) for game in db.session.scalars(query)]
 
 
+@lru_cache(maxsize=1024)
+def _parsed_rules(_game_id: int, text: str) -> RuleSet:
+    """A game's rule set, parsed once per game and process (the rules never change in play)."""
+    return ruleset_from_dict(json.loads(text))
+
+
+def game_rules(game: Game) -> RuleSet:
+    """The rule set a game is played under; keyed by its text, so a changed copy parses anew."""
+    return _parsed_rules(game.id, json.dumps(game.rules_json, sort_keys=True))
+
+
 def game_state(game: Game, rules: RuleSet | None = None) -> GameState:
     """Read a loaded game's facts through the rules engine (`rules`: its rule set, if read)."""
-    rules = rules or ruleset_from_dict(game.rules_json)
+    rules = rules or game_rules(game)
     names = tuple(seat.name for seat in game.seats)
     rounds = {record.number: record for record in game.rounds}
     outcomes = _outcomes(rules, rounds, len(names))

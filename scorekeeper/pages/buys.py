@@ -91,7 +91,7 @@ def _refused(state: GameState, seat: int, error: RuleError) -> Response:
 def _changed(state: GameState) -> Response:
     """The buys region after a change (or the page, for a plain form)."""
     location = url_for("games.show", game_id=state.game.id)
-    return after_change(location, PAGE, "games/_buys.html", state=state)
+    return after_change(location, "games/_buys.html", state)
 
 
 @arbiter_bp.post("/arbiter")
@@ -130,4 +130,4 @@ def record_buy(game_id: int) -> Response:
         )
     location = url_for("games.show", game_id=game_id)
     state = game_state(game)
-    return after_change(location, PAGE, "games/_arbiter.html", state=state, recorded=seat)
+    return after_change(location, "games/_arbiter.html", state, recorded=seat)

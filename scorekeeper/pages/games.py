@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, g, request, url_for
 from werkzeug.wrappers import Response
 
-from ..extensions import db
-from ..games import actions, history, house_rules
+from ..games import actions, house_rules
 from ..games.state import game_state, load_game
 from ..i18n import translate
-from ..models import Game, person_of
+from ..models import person_of
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.rules_card import rules_card, summary
+from . import live
 from .forms import MAX_SEATS, NewGameForm
 from .links import GAME, open_in_browser, openable_games, protect
 from .posted import ascii_index
-from .rendering import respond
+from .rendering import respond, wants_fragment
 from .ruleset_form import encode
 
 bp = Blueprint("games", __name__)
@@ -85,28 +85,27 @@ def standings(game_id: int) -> Response:
 @bp.get(f"{GAME}/sheet")
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
-    game = load_game(game_id)
-    changes = history.changes(game)
-    return respond("games/sheet.html", "games/_sheet.html", state=game_state(game), changes=changes)
-
-
-@bp.get(f"{GAME}/history")
-def history_region(game_id: int) -> Response:
-    """The history alone, for a live refresh of the sheet on every phone (view links too)."""
-    game = load_game(game_id)
-    changes = history.changes(game)
-    state = game_state(game)
-    return respond("games/sheet.html", "games/_history.html", state=state, changes=changes)
+    state = game_state(load_game(game_id))
+    if wants_fragment():
+        return respond("games/sheet.html", "games/_sheet.html", state=state)
+    page = live.history_page(state.game, request.args.get("before", type=int))
+    return respond("games/sheet.html", "games/_sheet.html", state=state, **page)
 
 
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
-    """Answer 204 while the game is unchanged, else announce the change to the page."""
-    game = db.session.get(Game, game_id)
+    """Answer 204 while the game is unchanged, else the asking page's regions, up to date."""
     seen = request.args.get("v", type=int)
-    if game is None or seen == game.version:
+    if seen == g.version:  # read by the link check: one query per poll
         return Response(status=204)
-    return respond("games/_poller.html", "games/_poller.html", trigger="game-changed", game=game)
+    page = live.asked_page()
+    state = game_state(load_game(game_id))
+    if page is not None:
+        return live.poll_answer(page, state)
+    # A page without live regions (the end-of-round form) refreshes its notice on the event.
+    return respond(
+        "games/_poller.html", "games/_poller.html", trigger="game-changed", game=state.game
+    )
 
 
 @bp.post(f"{GAME}/again")

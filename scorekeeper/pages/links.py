@@ -8,13 +8,14 @@ from flask import Blueprint, abort, current_app, g, redirect, request, session, 
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.links import Access, LinkRefused, open_game, role_of
+from ..games.links import Access, LinkRefused, open_game, open_version, role_of
 from ..games.state import GameState, game_state, load_game, recent_games
 from .rendering import respond
 
 REMEMBERED_GAMES = 20
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 GAME = "/g/<int:game_id>/<token>"
+POLL = "games.version"  # reads the game's version and links alone: one light query
 
 
 def protect(blueprint: Blueprint) -> None:
@@ -67,8 +68,13 @@ def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None
     if not values or "token" not in values:
         return
     changing = request.method not in SAFE_METHODS
+    game_id, token = values["game_id"], values.pop("token")
     try:
-        _game, g.access = open_game(values["game_id"], values.pop("token"), change=changing)
+        if request.endpoint == POLL:
+            g.version, g.access = open_version(game_id, token)
+            return
+        # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
+        g.game, g.access = open_game(game_id, token, change=changing, facts=True)
     except LinkRefused as refusal:
         abort(refusal.status)
     if not changing and not request.headers.get("HX-Request"):

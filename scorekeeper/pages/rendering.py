@@ -8,8 +8,10 @@ from flask import redirect, render_template
 from werkzeug.wrappers import Response
 
 from ..extensions import htmx
+from ..games.state import GameState
 from ..i18n import translate
 from ..rules.errors import RuleError
+from .live import change_answer
 
 
 def wants_fragment() -> bool:
@@ -30,13 +32,18 @@ def respond(
     return response
 
 
-def after_change(location: str, page: str, fragment: str, **context: Any) -> Response:
-    """Post/redirect/get for plain forms; for htmx, the fresh fragment and a change event."""
+def after_change(location: str, fragment: str, state: GameState, **context: Any) -> Response:
+    """Post/redirect/get for plain forms; for htmx, the fragment with every other region.
+
+    The other regions and the poller on the new version come out of band in the same answer,
+    so the tapping phone makes one request per change.
+    """
     if not wants_fragment():
         return redirect(location, code=303)
-    response = respond(page, fragment, trigger="game-changed", **context)
-    # The page's forms outside the fragment (undo) follow this phone's own change: app.js.
-    response.headers["Game-Version"] = str(context["state"].game.version)
+    response = Response(change_answer(fragment, state, **context), mimetype="text/html")
+    response.headers["Vary"] = "HX-Request"
+    # The page's forms outside the regions (undo) follow this phone's own change: app.js.
+    response.headers["Game-Version"] = str(state.game.version)
     return response
 
 

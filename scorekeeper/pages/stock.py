@@ -39,4 +39,4 @@ def run_out(game_id: int) -> Response:
     if outcome.ends_round and state.current is not None:
         return go_to(url_for("rounds.edit", game_id=game_id, number=state.current.number))
     location = url_for("games.show", game_id=game_id)
-    return after_change(location, PAGE, "games/_stock.html", state=state)
+    return after_change(location, "games/_stock.html", state)

@@ -67,11 +67,19 @@ const keptRefusals = new Map(); // id of the element that held it → the refusa
 document.addEventListener("htmx:beforeRequest", (event) => {
   if (event.detail.requestConfig.verb !== "get") keptRefusals.clear(); // this phone acts again
 });
-document.addEventListener("htmx:beforeSwap", (event) => {
-  if (event.detail.requestConfig.verb !== "get") return;
-  for (const refusal of event.detail.target.querySelectorAll("[data-refusal]")) {
+function keepRefusals(region) {
+  for (const refusal of region.querySelectorAll("[data-refusal]")) {
     if (refusal.parentElement.id) keptRefusals.set(refusal.parentElement.id, refusal);
   }
+}
+let swapVerb = ""; // the request whose answer is being swapped, for its out-of-band regions
+document.addEventListener("htmx:beforeSwap", (event) => {
+  swapVerb = event.detail.requestConfig.verb;
+  if (swapVerb === "get") keepRefusals(event.detail.target);
+});
+// A poll's answer brings the regions out of band (pages/live.py): keep their refusals too.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  if (swapVerb === "get") keepRefusals(event.detail.target);
 });
 document.addEventListener("htmx:afterSettle", () => {
   for (const [place, refusal] of keptRefusals) {

@@ -1,6 +1,6 @@
 // The service worker: the app shell and static files from the cache, pages from the network
 // first, and the last copy of a page this browser opened when the network is gone.
-const CACHE = "scorekeeper-v1";
+const CACHE = "scorekeeper-v2";
 const SHELL = ["/"];
 
 self.addEventListener("install", (event) => {
@@ -28,11 +28,20 @@ self.addEventListener("fetch", (event) => {
   // from the cache would show a stale state without saying so.
 });
 
+// Static URLs carry their file's content hash (?v=…): a cached copy is right forever, and a
+// new version of a file replaces the older ones of its path.
 async function fromCacheFirst(request) {
   const cached = await caches.match(request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok) (await caches.open(CACHE)).put(request, response.clone());
+  if (response.ok) {
+    const cache = await caches.open(CACHE);
+    const path = new URL(request.url).pathname;
+    for (const old of await cache.keys()) {
+      if (new URL(old.url).pathname === path) await cache.delete(old);
+    }
+    await cache.put(request, response.clone());
+  }
   return response;
 }
 

@@ -70,6 +70,7 @@ def test_sqlite_connections_use_wal_and_foreign_keys(tmp_path: Path) -> None:
     with app.app_context(), db.engine.connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
     with app.app_context():
         db.engine.dispose()
 

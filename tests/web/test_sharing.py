@@ -155,6 +155,42 @@ def test_the_version_announces_a_change(app: Flask, table: Table) -> None:
     assert f"v={seen + 1}" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("page", "regions"),
+    [
+        ("round", ["round-header", "buys", "stock", "standings"]),
+        ("sheet", ["sheet", "running-chart", "history"]),
+        ("display", ["display"]),
+    ],
+)
+def test_a_poll_after_a_change_carries_every_region_of_its_page(
+    app: Flask, table: Table, page: str, regions: list[str]
+) -> None:
+    table.start(PLAYERS)
+    seen = version_of(app)
+    table.buy("Ben")
+    response = table.client.get(f"{table.url}/version?v={seen}&on={page}", headers=HX)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "HX-Trigger" not in response.headers  # one request per change: nothing refetches
+    assert body.lstrip().startswith('<div id="poller"')
+    assert f"v={seen + 1}&amp;on={page}" in body
+    for region in regions:
+        assert re.search(rf'<\w+ hx-swap-oob="true"[^>]* id="{region}"', body), region
+    if page != "sheet":
+        assert "bought a card" not in body  # the history only where it is shown
+
+
+def test_a_poll_reloads_the_round_screen_when_the_game_ends_or_reopens(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)
+    seen = version_of(app)
+    table.buy("Ben")
+    response = table.client.get(f"{table.url}/version?v={seen}&on=over", headers=HX)
+    assert response.headers["HX-Refresh"] == "true"
+
+
 @pytest.mark.parametrize("path", ["", "/sheet", "/rounds/1"])
 def test_game_pages_poll_for_changes(table: Table, path: str) -> None:
     table.start(PLAYERS)
@@ -213,6 +249,23 @@ def test_the_home_page_lists_only_games_this_browser_opened(app: Flask, table: T
     assert "Anna, Ben, Carla, Dan" in text(table.client.get("/").get_data(as_text=True))
     stranger = app.test_client()
     assert "Anna, Ben, Carla, Dan" not in text(stranger.get("/").get_data(as_text=True))
+
+
+def test_the_history_shows_a_page_of_changes_with_a_link_to_older_ones(table: Table) -> None:
+    table.start(PLAYERS)
+    for _ in range(26):  # 52 changes after "Game started"
+        table.buy("Ben")
+        table.client.post(f"{table.url}/buys/remove", data={"seat": 1})
+    page = table.page("/sheet")
+    history = page[page.index('id="history"') :]
+    assert history.count("<li") == 50
+    older = re.search(r'href="([^"]*/sheet\?before=\d+)"', history)
+    assert older is not None
+    rest = table.page(older.group(1).replace(table.url, "").replace("&amp;", "&"))
+    rest = rest[rest.index('id="history"') :]
+    assert rest.count("<li") == 3
+    assert "Game started" in rest
+    assert "before=" not in rest
 
 
 @pytest.mark.parametrize("role", ["view", "edit"])

@@ -1,0 +1,39 @@
+"""Serve one app for the bench with waitress, as `make run` does: scorekeeper or the baseline.
+
+Run: python bench/serve.py scorekeeper|baseline PORT DATABASE_URL [SOURCE]
+SOURCE is a folder holding another version's `scorekeeper` package (main, for --before).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import waitress
+
+THREADS = 8  # as `scorekeeper serve`
+
+
+def main() -> None:
+    """Build the app named on the command line on its database, migrate it, and serve it."""
+    kind, port, url = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if kind == "baseline":
+        sys.path.insert(0, str(Path(__file__).parent))
+        from baseline import create_app as create_baseline
+
+        app = create_baseline(url)
+    else:
+        sys.path.insert(0, sys.argv[4] if len(sys.argv) > 4 else str(Path(__file__).parent.parent))
+        from flask_migrate import upgrade
+
+        from scorekeeper import create_app
+
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
+        with app.app_context():
+            upgrade()
+    print("ready", flush=True)
+    waitress.serve(app, host="127.0.0.1", port=port, threads=THREADS, _quiet=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Live updates in one request per change: every region of a page as htmx out-of-band swaps.
+
+A change's answer and a poll's 200 both carry the page's regions and a poller on the new
+version, so no region fetches itself again and the next poll answers 204.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import render_template, request
+from werkzeug.wrappers import Response
+
+from ..games import history
+from ..games.state import GameState
+from ..models import Game
+
+HISTORY_PAGE = 50  # changes shown on the sheet; older ones behind a link
+ROOT_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)")
+# The regions each page with a poller shows; `over` is the round screen of a finished game.
+REGIONS = {
+    "round": (
+        "games/_round_header.html",
+        "games/_buys.html",
+        "games/_stock.html",
+        "games/_standings.html",
+    ),
+    "over": ("games/_standings.html",),
+    "sheet": ("games/_sheet.html", "games/_running_chart.html", "games/_history.html"),
+    "display": ("games/_display.html",),
+}
+
+
+def round_screen(state: GameState) -> str:
+    """Which set of regions the round screen of this game shows."""
+    return "round" if state.current is not None else "over"
+
+
+def out_of_band(html: str) -> str:
+    """A rendered fragment marked to replace the element of its id wherever it is on the page."""
+    return ROOT_TAG.sub(r'\1 hx-swap-oob="true"', html, count=1)
+
+
+def history_page(game: Game, before: int | None = None) -> dict[str, Any]:
+    """One page of the history, newest first, and the change to show older ones before."""
+    changes = history.changes(game, before=before, limit=HISTORY_PAGE + 1)
+    older = changes[HISTORY_PAGE - 1].id if len(changes) > HISTORY_PAGE else None
+    return {"changes": changes[:HISTORY_PAGE], "older": older}
+
+
+def poller(page: str, state: GameState) -> str:
+    """The page's poller, asking from the game's current version on."""
+    return render_template("games/_poller.html", game=state.game, on=page)
+
+
+def regions(page: str, state: GameState, skip: str | None = None, **context: Any) -> str:
+    """The page's regions but `skip`, each marked out of band."""
+    if page == "sheet" and "changes" not in context:
+        context.update(history_page(state.game))
+    parts = (
+        render_template(name, state=state, **context) for name in REGIONS[page] if name != skip
+    )
+    return "".join(map(out_of_band, parts))
+
+
+def change_answer(fragment: str, state: GameState, **context: Any) -> str:
+    """The answer to a change on the round screen: its fragment, the other regions, the poller."""
+    page = round_screen(state)
+    body = render_template(fragment, state=state, **context)
+    return body + regions(page, state, skip=fragment) + out_of_band(poller(page, state))
+
+
+def shape_changed(page: str, state: GameState) -> bool:
+    """Whether the round screen must load again: the game ended, or an undo reopened it."""
+    return page in ("round", "over") and page != round_screen(state)
+
+
+def poll_answer(page: str, state: GameState) -> Response:
+    """A poll's 200: every region of the asking page, or a reload when its shape changed."""
+    response = Response(status=200, mimetype="text/html")
+    response.headers["Vary"] = "HX-Request"
+    if shape_changed(page, state):
+        response.headers["HX-Refresh"] = "true"
+        return response
+    # The poller is the request's own target; everything else swaps out of band.
+    response.set_data(poller(page, state) + regions(page, state))
+    return response
+
+
+def asked_page() -> str | None:
+    """The page a poll comes from (its poller says), if it is one with live regions."""
+    page = request.args.get("on")
+    return page if page in REGIONS else None

@@ -1,0 +1,235 @@
+"""Every page and change sends a fixed number of statements, and none of them scans a table,
+with one game in the database and with 10,000: on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event, insert, text
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Buy, Change, Game, Player, Round, RoundResult, Seat
+from scorekeeper.rules.presets import MAY_I
+from scorekeeper.rules.ruleset_json import ruleset_to_dict
+from tests.conftest import Table
+from tests.web.test_games import HX, PLAYERS
+
+GAMES = 10_000
+Sent = list[tuple[str, Any]]
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[Sent]:
+    """The statements (with their parameters) the app sends while the block runs."""
+    sent: Sent = []
+
+    def keep(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        sent.append((statement, parameters))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+
+
+def other_games(app: Flask, count: int) -> None:
+    """Fill the database with `count` played games: seats, two rounds, hands, buys, history."""
+    now = datetime.now(UTC)
+    rules = ruleset_to_dict(MAY_I)
+    with app.app_context():
+        first = (db.session.scalar(text("SELECT max(id) FROM game")) or 0) + 1
+        ids = range(first, first + count)
+        rows = lambda model, data: db.session.execute(insert(model), data)  # noqa: E731
+        rows(
+            Player,
+            [{"name": f"Seeded {i}", "name_key": f"seeded {i}", "created_at": now} for i in ids],
+        )
+        player_ids = dict(db.session.execute(text("SELECT name, id FROM player")).all())
+        rows(
+            Game,
+            [
+                {
+                    "id": i,
+                    "rules_json": rules,
+                    "first_dealer": 0,
+                    "dealer_was_cut": False,
+                    "decks": None,
+                    "version": 5,
+                    "edit_token": f"e{i}",
+                    "view_token": f"v{i}",
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for i in ids
+            ],
+        )
+        rows(
+            Seat,
+            [
+                {
+                    "game_id": i,
+                    "position": p,
+                    "player_id": player_ids[f"Seeded {i}"] if p == 0 else player_ids[PLAYERS[p]],
+                }
+                for i in ids
+                for p in range(4)
+            ],
+        )
+        rows(
+            Round,
+            [
+                {
+                    "id": 2 * i + n,
+                    "game_id": i,
+                    "number": n + 1,
+                    "dealer": n,
+                    "run_outs": 0,
+                    "ended_by_stock": False,
+                    "ended_at": now,
+                }
+                for i in ids
+                for n in range(2)
+            ],
+        )
+        rows(
+            RoundResult,
+            [
+                {
+                    "round_id": 2 * i + n,
+                    "seat": s,
+                    "went_out": s == 0,
+                    "points": 0 if s == 0 else 10 * s,
+                }
+                for i in ids
+                for n in range(2)
+                for s in range(4)
+            ],
+        )
+        rows(
+            Buy,
+            [{"round_id": 2 * i + n, "seat": 1, "created_at": now} for i in ids for n in range(2)],
+        )
+        rows(
+            Change,
+            [
+                {
+                    "game_id": i,
+                    "kind": "buy",
+                    "action_id": f"a{i}-{k}",
+                    "version": k,
+                    "created_at": now,
+                }
+                for i in ids
+                for k in range(3)
+            ],
+        )
+        db.session.commit()
+        if db.engine.dialect.name == "postgresql":
+            for table in ("player", "game", "seat", "round", "round_result", "buy", "change"):
+                db.session.execute(text(f"ANALYZE {table}"))
+            for table in ("game", "round"):  # rows given their ids: the sequences move past
+                db.session.execute(
+                    text(f"SELECT setval('{table}_id_seq', (SELECT max(id) FROM {table}))")
+                )
+            db.session.commit()
+        else:
+            db.session.execute(text("ANALYZE"))
+            db.session.commit()
+
+
+Visit = Callable[[int], object]
+
+
+def visits(table: Table, app: Flask) -> dict[str, Visit]:
+    """What the phones at a table do, each one request, given the game's version."""
+    url, client = table.url, table.client
+    token = url.rsplit("/", 1)[1]
+    with app.app_context():
+        game_id = db.session.scalar(text("SELECT id FROM game WHERE edit_token = :t"), {"t": token})
+    api = {"Authorization": f"Bearer {token}"}
+
+    return {
+        "round screen": lambda _v: client.get(url),
+        "score sheet": lambda _v: client.get(f"{url}/sheet"),
+        "unchanged poll": lambda v: client.get(f"{url}/version?v={v}&on=round", headers=HX),
+        "changed poll": lambda v: client.get(f"{url}/version?v={v - 1}&on=round", headers=HX),
+        "form buy": lambda _v: client.post(f"{url}/buys", data={"seat": 2}, headers=HX),
+        "API buy": lambda _v: client.post(
+            f"/api/v1/games/{game_id}/buys", json={"seat": 3}, headers=api
+        ),
+        "API game": lambda _v: client.get(f"/api/v1/games/{game_id}", headers=api),
+        "start a game": lambda _v: client.post(
+            "/games/",
+            data={
+                "ruleset": "may-i",
+                "first_dealer": "0",
+                **{f"players-{i}": n for i, n in enumerate(["Zoe", "Yan", "Xia"])},
+            },
+        ),
+    }
+
+
+def count_each(table: Table, app: Flask) -> tuple[dict[str, int], Sent]:
+    """How many statements each visit sends, and all of them."""
+    counts, every = {}, []
+    for name, visit in visits(table, app).items():
+        seen = version(app)
+        with statements(app) as sent:
+            visit(seen)
+        counts[name] = len(sent)
+        every += sent
+    return counts, every
+
+
+def version(app: Flask) -> int:
+    """The version of the game the table plays (game 1)."""
+    with app.app_context():
+        return int(db.session.scalar(text("SELECT version FROM game WHERE id = 1")))
+
+
+def scans(app: Flask, sent: Sent) -> list[str]:
+    """The plans of the statements sent that read a whole table."""
+    found = []
+    with app.app_context(), db.engine.connect() as connection:
+        sqlite = db.engine.dialect.name == "sqlite"
+        for statement, parameters in sent:
+            if not statement.lstrip().upper().startswith(("SELECT", "UPDATE", "DELETE")):
+                continue
+            explain = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN "
+            plan = [
+                str(row[-1]) for row in connection.exec_driver_sql(explain + statement, parameters)
+            ]
+            full = [
+                line
+                for line in plan
+                if (" SCAN " in f" {line} " and "INDEX" not in line and "CONSTANT" not in line)
+                or "Seq Scan" in line
+            ]
+            if full:
+                found.append(f"{statement.split()[:12]}: {full}")
+    return found
+
+
+def test_each_page_sends_as_many_statements_at_10000_games_and_none_scans(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    table.buy("Ben")
+    table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 55})
+    table.buy("Carla")
+    count_each(table, app)  # the first start of a game adds its players; later ones find them
+    small, _sent = count_each(table, app)
+    other_games(app, GAMES)
+    large, sent = count_each(table, app)
+    assert large == small
+    assert small["unchanged poll"] <= 2  # BEGIN on SQLite, then the game's row
+    assert small["round screen"] <= 6
+    assert small["form buy"] <= 10
+    assert scans(app, sent) == []
