@@ -35,6 +35,7 @@ HEADERS = [
     ("Permissions-Policy", PERMISSIONS_POLICY),
     ("Cache-Control", "no-store"),
 ]
+AUTOCOMMIT = "AUTOCOMMIT"
 LINK_MISSES = "scorekeeper.link_misses"  # app.extensions key: rate_limits' LinkMisses, if on
 
 StartResponse = Callable[..., Any]
@@ -66,7 +67,8 @@ class UnchangedPoll:
         misses = self.app.extensions.get(LINK_MISSES)
         if misses is not None and not misses.allows(environ.get("REMOTE_ADDR") or "127.0.0.1"):
             return False  # Flask answers 429
-        with self._engine().connect() as connection:
+        # One statement needs no transaction: autocommit spares BEGIN and ROLLBACK.
+        with self._engine().connect().execution_options(isolation_level=AUTOCOMMIT) as connection:
             row = connection.execute(LINKS_AND_VERSION, {"game_id": int(match[1])}).first()
         return row is not None and row.version == int(seen) and role_of(row, match[2]) is not None
 
