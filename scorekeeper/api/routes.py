@@ -135,7 +135,7 @@ def down_create(game_id: int) -> tuple[Response, int]:
     mark = read(DownMark, players=len(game.seats))
     before = game.version
     actions.mark_down(game, mark.seat, mark.down, mark.action_id)
-    return answer(game_now(game_id), changed(game, before))
+    return answer(game_now(game), changed(game, before))
 
 
 @bp.post(f"{GAME}/arbiter")

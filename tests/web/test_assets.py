@@ -69,7 +69,9 @@ def test_a_round_screen_first_load_is_at_most_30_kb_transferred(table: Table) ->
         table.client.post(f"{table.url}/buys", data={"seat": seat})
     page = table.client.get(table.url, headers=GZIP)
     sizes = [len(page.data)]
-    for url in static_urls(gzip.decompress(page.data).decode()):
+    # A browser fetches the apple-touch-icon only when the page is added to a home screen.
+    loaded = [url for url in static_urls(gzip.decompress(page.data).decode()) if "apple" not in url]
+    for url in loaded:
         answer = table.client.get(url, headers=GZIP)
         sizes.append(len(answer.data))
         answer.close()
