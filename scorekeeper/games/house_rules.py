@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from flask import abort
 from sqlalchemy import select
@@ -76,6 +77,16 @@ def _stored(name: str, rules: RuleSet) -> dict[str, object]:
     rules = replace(rules, name=name, key="house")
     check_ruleset(rules)
     return ruleset_to_dict(rules)
+
+
+def checked_copy(name: str, rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A set from a backup as it would be saved: name and rules checked, else RuleError."""
+    name = _checked_name(name)
+    try:
+        return name, _stored(name, ruleset_from_dict(rules))
+    except (KeyError, ValueError, TypeError) as error:
+        unreadable = msg(N_("These rules cannot be read: %(reason)s"), reason=str(error))
+        raise RuleError(unreadable) from None
 
 
 def create(name: str, rules: RuleSet) -> HouseRules:

@@ -83,5 +83,6 @@ def create() -> Response | tuple[str, int]:
         games=done.games_added,
         people=done.players_added,
     )
+    added += " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
     flash(added, "info")
     return open_table_in_browser(done.table.id, done.table.edit_token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 
 from .ruleset import Contract
 
@@ -35,7 +36,7 @@ class PlayedGame:
     tiebreak_seats: frozenset[int] = field(default_factory=frozenset)  # who played a tiebreaker
     tiebreak_buys: tuple[int, ...] = ()  # buys per seat in tiebreaker rounds
 
-    @property
+    @cached_property  # every person's figures read it; worked out once per game
     def totals(self) -> tuple[int, ...]:
         """Each seat's total over the regular rounds (lowest wins)."""
         return tuple(sum(r.scores[seat] for r in self.rounds) for seat in range(len(self.people)))

@@ -10,14 +10,23 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
 from ..extensions import db
+from ..games import house_rules
 from ..games.state import game_state
-from ..models import CardTable, Game, TablePlayer
+from ..models import CardTable, Game, HouseRules, TablePlayer
 from ..rules.errors import RuleError
 from ..rules.messages import N_, Message, msg
 from ..rules.ruleset_json import ruleset_from_dict
 from . import games
 from .backup_facts import changes_by_game, game_facts, rebuild_game
-from .backup_format import FORMAT, VERSION, Backup, BackupGame, BackupPlayer, BackupTable
+from .backup_format import (
+    FORMAT,
+    VERSION,
+    Backup,
+    BackupGame,
+    BackupHouseRules,
+    BackupPlayer,
+    BackupTable,
+)
 
 
 class BackupRefused(Exception):
@@ -35,6 +44,7 @@ class Imported:
     table: CardTable
     players_added: int
     games_added: int
+    house_rules_added: int = 0
 
 
 def export_backup(table: CardTable) -> Backup:
@@ -61,7 +71,13 @@ def export_backup(table: CardTable) -> Backup:
         view_token=table.view_token,
         created_at=table.created_at,
     )
-    return Backup(table=head, players=players, games=played)
+    saved = [
+        BackupHouseRules(
+            name=s.name, rules=s.rules_json, created_at=s.created_at, updated_at=s.updated_at
+        )
+        for s in sorted(house_rules.all_saved(), key=lambda s: s.id)
+    ]
+    return Backup(table=head, players=players, games=played, house_rules=saved)
 
 
 def import_backup(data: bytes) -> Imported:
@@ -80,6 +96,7 @@ def import_backup(data: bytes) -> Imported:
 def _restore(backup: Backup) -> Imported:
     """Add what the database lacks of a readable backup, in one transaction."""
     _check_references(backup)
+    new_sets = _new_house_rules(backup.house_rules)
     table = db.session.scalar(select(CardTable).where(CardTable.uid == backup.table.uid))
     if table is None:
         table = CardTable(**backup.table.model_dump())
@@ -99,8 +116,9 @@ def _restore(backup: Backup) -> Imported:
     for facts in new_games:
         game = rebuild_game(facts, table, people)
         _check_rules(game, facts)
+    db.session.add_all(new_sets)
     db.session.commit()
-    return Imported(table, len(added), len(new_games))
+    return Imported(table, len(added), len(new_games), len(new_sets))
 
 
 def _read(data: bytes) -> Backup:
@@ -152,6 +170,41 @@ def _new_games(played: list[BackupGame]) -> list[BackupGame]:
     query = select(Game.edit_token).where(Game.edit_token.in_(tokens))
     present = set(db.session.scalars(query))
     return [g for g in played if g.edit_token not in present]
+
+
+def _new_house_rules(backup_sets: list[BackupHouseRules]) -> list[HouseRules]:
+    """The backup's saved sets not here yet, checked; a same name with other rules is refused.
+
+    A set is here when one of the same name holds the same rules. Saved sets have no link of
+    their own, so a name here with other rules is a conflict the scorekeeper must settle.
+    """
+    here: dict[str, set[str]] = {}
+    for saved in house_rules.all_saved():
+        here.setdefault(saved.name, set()).add(_canonical(saved.rules_json))
+    names_here = set(here)
+    new = []
+    for number, entry in enumerate(backup_sets):
+        try:
+            name, rules = house_rules.checked_copy(entry.name, entry.rules)
+        except RuleError as error:
+            message = N_("The backup's house rule set %(where)s is refused: %(reason)s")
+            where = f"house_rules.{number}"
+            raise BackupRefused(msg(message, where=where, reason=error.message.render())) from None
+        if _canonical(rules) in here.get(name, set()):
+            continue
+        if name in names_here:
+            taken = N_("A house rule set named %(name)s is already here with other rules.")
+            raise BackupRefused(msg(taken, name=f"“{name}”"))
+        here.setdefault(name, set()).add(_canonical(rules))
+        saved = HouseRules(name=name, rules_json=rules)
+        saved.created_at, saved.updated_at = entry.created_at, entry.updated_at
+        new.append(saved)
+    return new
+
+
+def _canonical(rules: dict[str, object]) -> str:
+    """Rules as text that is equal exactly when the rules are."""
+    return json.dumps(rules, sort_keys=True)
 
 
 def _person(table: CardTable, player: BackupPlayer) -> TablePlayer:

@@ -1,8 +1,9 @@
 """The JSON backup of a table, declared once: exports write it, imports read it, OpenAPI shows it.
 
-Every stored fact of the table is in it: its links, its people and merges, and each game with
-its frozen rule set, seats, rounds, hands, buys and history. Database ids are not: people are
-named by `uid`, games by their edit link, so the same file imported twice adds nothing.
+Every stored fact of the table is in it: its links, its people and merges, each game with
+its frozen rule set, seats, rounds, hands, buys and history, and the saved house rule sets its
+start form offers. Database ids are not: people are named by `uid`, games by their edit link,
+house rule sets by name and rules, so the same file imported twice adds nothing.
 """
 
 from __future__ import annotations
@@ -96,6 +97,15 @@ class BackupGame(Part):
     changes: list[BackupChange]
 
 
+class BackupHouseRules(Part):
+    """A saved house rule set, as the start form offers it: its name and its rules."""
+
+    name: str = Field(min_length=1, max_length=80)
+    rules: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
 class BackupTable(Part):
     """The table itself and its links."""
 
@@ -114,3 +124,5 @@ class Backup(Part):
     table: BackupTable
     players: list[BackupPlayer]
     games: list[BackupGame]
+    # Saved sets are the installation's, offered at every table; older files have none.
+    house_rules: list[BackupHouseRules] = []

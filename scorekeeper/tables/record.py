@@ -1,15 +1,87 @@
-"""A table's finished games as the rules engine's stats read them: seats as people, after merges."""
+"""A table's finished games as the rules engine's stats read them: seats as people, after merges.
+
+Scoring a game through the rules engine is most of the record's cost, and a game's score
+changes only with the game: every change bumps its version. So each game's scored result is
+kept in-process by (id, version, edit link); nothing is stored, and a corrected game is scored
+again. People are not kept: a merge changes who sat where without changing the game.
+"""
 
 from __future__ import annotations
 
-from ..games.state import GameState
+import threading
+from collections import OrderedDict
+from dataclasses import replace
+
+from flask import current_app
+
+from ..games.state import GameState, game_state
 from ..rules.stats import PlayedGame, PlayedRound
-from .facts import table_game_states
+from .facts import GameRow, table_game_rows
+
+Key = tuple[int, int, str]
+CACHE_SIZE = 50_000  # scored games kept per app, the least recently read dropped first
+
+
+class ScoredGames:
+    """What each game read lately scored to (None for an unfinished game), by its key."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._scored: OrderedDict[Key, PlayedGame | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def find(self, key: Key) -> tuple[bool, PlayedGame | None]:
+        """Whether a result is kept, and the result, marked as read just now."""
+        with self._lock:
+            if key not in self._scored:
+                return False, None
+            self._scored.move_to_end(key)
+            return True, self._scored[key]
+
+    def put(self, key: Key, played: PlayedGame | None) -> None:
+        """Keep a result, dropping the least recently read beyond the size."""
+        with self._lock:
+            self._scored[key] = played
+            while len(self._scored) > self.size:
+                self._scored.popitem(last=False)
+
+
+def scored_games() -> ScoredGames:
+    """This app's kept results."""
+    return current_app.extensions.setdefault("scorekeeper.scored_games", ScoredGames())  # type: ignore[no-any-return]
+
+
+def _key(game: GameRow) -> Key:
+    """A game's key: a correction bumps the version; the link tells apart games of equal id."""
+    return (game.id, game.version, game.edit_token)
 
 
 def played_games(table_id: int) -> list[PlayedGame]:
     """The table's finished games, for the stats, in a fixed number of queries."""
-    return [played_game(state) for state in table_game_states(table_id) if state.finished]
+    kept = scored_games()
+    # Taken once: another request may drop a kept result while this one reads the rest.
+    found: dict[Key, PlayedGame | None] = {}
+
+    def known(game: GameRow) -> bool:
+        hit, scored = kept.find(_key(game))
+        if hit:
+            found[_key(game)] = scored
+        return hit
+
+    played = []
+    for game in table_game_rows(table_id, known):
+        people = tuple(seat.person for seat in game.seats)
+        key = _key(game)
+        if key in found:
+            scored = found[key]
+        else:
+            # A GameRow has what game_state reads of a Game; the engine scores it the same way.
+            state = game_state(game, game.rules)  # type: ignore[arg-type]
+            scored = played_game(state) if state.finished else None
+            kept.put(key, scored)
+        if scored is not None:
+            played.append(replace(scored, people=people))
+    return played
 
 
 def played_game(state: GameState) -> PlayedGame:

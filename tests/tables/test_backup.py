@@ -12,7 +12,19 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Buy, CardTable, Change, Game, Round, RoundResult, Seat, TablePlayer
+from scorekeeper.games import house_rules
+from scorekeeper.models import (
+    Buy,
+    CardTable,
+    Change,
+    Game,
+    HouseRules,
+    Round,
+    RoundResult,
+    Seat,
+    TablePlayer,
+)
+from scorekeeper.rules.presets import MAY_I, PRESETS
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
 from tests.web.test_games import text
 
@@ -34,7 +46,8 @@ def stored_facts(app: Flask) -> Facts:
             "round_id": rounds.get,
         }
         facts: Facts = {}
-        for model in (CardTable, TablePlayer, Game, Seat, Round, RoundResult, Buy, Change):
+        models = (CardTable, TablePlayer, Game, Seat, Round, RoundResult, Buy, Change, HouseRules)
+        for model in models:
             rows = []
             for row in db.session.scalars(select(model)):
                 values = {c.name: getattr(row, c.key) for c in model.__table__.columns}
@@ -64,8 +77,17 @@ def upload(client: FlaskClient, data: bytes) -> Any:
     )
 
 
+def save_house_rules(app: Flask) -> None:
+    """Two saved house rule sets, one of them edited since."""
+    with app.app_context():
+        house_rules.create("Club rules", MAY_I)
+        other = house_rules.create("Short evenings", MAY_I)
+        house_rules.update(other, "Short evenings", PRESETS["liverpool"])
+
+
 def played_table(app: Flask, client: FlaskClient) -> str:
-    """A table with a finished game, a tied one, a buy, an undone change and a merge."""
+    """A table with a finished game, a tied one, a buy, an undone change, a merge, house rules."""
+    save_house_rules(app)
     url = open_table(client)
     first = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
     first.buy("Ben")
@@ -86,6 +108,7 @@ def test_export_then_import_restores_every_fact_and_twice_adds_nothing(
     url = played_table(app, client)
     before = stored_facts(app)
     assert len(before["round_result"]) == 56 and len(before["buy"]) == 1
+    assert len(before["house_rules"]) == 2
     assert any('"undone_at", "null"' not in str(row) for row in before["change"])
     backup = client.get(f"{url}/backup.json").get_data()
     empty(app)
@@ -94,7 +117,8 @@ def test_export_then_import_restores_every_fact_and_twice_adds_nothing(
     assert stored_facts(app) == before
     assert upload(client, backup).status_code == 303
     assert stored_facts(app) == before
-    assert "New games: 0. New people: 0." in client.get("/").get_data(as_text=True)
+    home = text(client.get("/").get_data(as_text=True))
+    assert "New games: 0. New people: 0. New house rule sets: 0." in home
     # The link's secret is restored; its number is whatever this database gave the table.
     assert restored.headers["Location"].endswith(url.rsplit("/", 1)[1])
     assert client.get(restored.headers["Location"]).status_code == 200
@@ -164,6 +188,7 @@ def test_the_backup_format_is_in_the_openapi_document(client: FlaskClient) -> No
     schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
     backup = schemas["Backup"]
     assert set(backup["required"]) == {"table", "players", "games"}
+    assert backup["properties"]["house_rules"]["items"]["$ref"].endswith("/BackupHouseRules")
     assert backup["properties"]["version"]["const"] == 1
     assert {"BackupGame", "BackupRound", "BackupPlayer"} <= set(schemas)
 
@@ -190,3 +215,45 @@ def test_a_backup_larger_than_other_requests_is_read(app: Flask, client: FlaskCl
     backup["table"]["name"] = "Club"
     padded = json.dumps(backup, indent=1) + " " * (300 * 1024)  # JSON allows trailing spaces
     assert upload(client, padded.encode()).status_code == 303
+
+
+def backup_with_house_rules(app: Flask, client: FlaskClient) -> dict[str, Any]:
+    """A backup of a table with a game and two saved sets, on an emptied installation."""
+    save_house_rules(app)
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    backup: dict[str, Any] = json.loads(client.get(f"{url}/backup.json").get_data())
+    empty(app)
+    return backup
+
+
+def test_a_house_rule_set_of_the_same_name_with_other_rules_is_refused(
+    app: Flask, client: FlaskClient
+) -> None:
+    backup = backup_with_house_rules(app, client)
+    with app.app_context():
+        house_rules.create("Club rules", PRESETS["liverpool"])
+    here = stored_facts(app)
+    response = upload(client, json.dumps(backup).encode())
+    assert response.status_code == 422
+    page = text(response.get_data(as_text=True))
+    assert "A house rule set named “Club rules” is already here with other rules." in page
+    assert stored_facts(app) == here
+
+
+def test_a_house_rule_set_the_rules_engine_refuses_is_not_imported(
+    app: Flask, client: FlaskClient
+) -> None:
+    backup = backup_with_house_rules(app, client)
+    backup["house_rules"][1]["rules"]["rounds"] = []
+    response = upload(client, json.dumps(backup).encode())
+    assert response.status_code == 422
+    assert "house rule set house_rules.1 is refused" in text(response.get_data(as_text=True))
+    assert all(rows == [] for rows in stored_facts(app).values())
+
+
+def test_a_backup_without_house_rules_still_restores(app: Flask, client: FlaskClient) -> None:
+    backup = backup_with_house_rules(app, client)
+    del backup["house_rules"]
+    assert upload(client, json.dumps(backup).encode()).status_code == 303
+    assert set(stored_facts(app)["house_rules"]) == set()

@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, Player, TablePlayer
+from scorekeeper.tables.record import ScoredGames
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
 from tests.web.test_games import text
 
@@ -226,3 +227,31 @@ def test_a_persons_page_shows_head_to_head_and_contracts(app: Flask, client: Fla
     assert "2 books" in page and "Points per round by contract" in page
     only_other = client.get(f"{url}/people/{person_id(app, 'Ben')}?ruleset=liverpool")
     assert "Played 0" in text(only_other.get_data(as_text=True))
+
+
+def test_the_record_follows_a_correction_of_a_finished_game(client: FlaskClient) -> None:
+    url = open_table(client)
+    game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
+    play(game, BEN_WINS)
+
+    def won(name: str) -> str:
+        page = client.get(f"{url}/record").get_data(as_text=True)
+        row = re.search(rf">{name}</a></th>(.*?)</tr>", page, re.S)
+        assert row is not None
+        return str(re.findall(r"<td>([^<]*)</td>", row.group(1))[1])
+
+    assert (won("Ben"), won("Anna")) == ("1", "0")
+    # Round 1 went to Anna, not Ben: Ben 85, Anna 40 - the record must not keep the old score.
+    response = game.end_round(1, "Anna", {"Ben": 50, "Carla": 30, "Dan": 40})
+    assert response.status_code == 303
+    assert (won("Ben"), won("Anna")) == ("0", "1")
+
+
+def test_the_kept_scores_drop_the_least_recently_read_beyond_their_size() -> None:
+    kept = ScoredGames(size=2)
+    kept.put((1, 7, "a"), None)
+    kept.put((2, 7, "b"), None)
+    assert kept.find((1, 7, "a")) == (True, None)  # read: now the most recent
+    kept.put((3, 7, "c"), None)
+    assert kept.find((2, 7, "b")) == (False, None)
+    assert kept.find((1, 7, "a"))[0] and kept.find((3, 7, "c"))[0]

@@ -12,7 +12,17 @@ from flask import Flask
 from sqlalchemy import event, insert, text
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Buy, Change, Game, Player, Round, RoundResult, Seat
+from scorekeeper.models import (
+    Buy,
+    CardTable,
+    Change,
+    Game,
+    Player,
+    Round,
+    RoundResult,
+    Seat,
+    TablePlayer,
+)
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from tests.conftest import Table
@@ -40,7 +50,8 @@ def statements(app: Flask) -> Iterator[Sent]:
 
 
 def other_games(app: Flask, count: int) -> None:
-    """Fill the database with `count` played games: seats, two rounds, hands, buys, history."""
+    """Fill the database with `count` played games (seats, two rounds, hands, buys, history)
+    and a table of four people for every tenth."""
     now = datetime.now(UTC)
     rules = ruleset_to_dict(MAY_I)
     with app.app_context():
@@ -52,6 +63,24 @@ def other_games(app: Flask, count: int) -> None:
             [{"name": f"Seeded {i}", "name_key": f"seeded {i}", "created_at": now} for i in ids],
         )
         player_ids = dict(db.session.execute(text("SELECT name, id FROM player")).all())
+        # Tables and their people too (one per ten games), so their plans are read at size.
+        tabled = [i for i in ids if i % 10 == 0]
+        rows(
+            CardTable,
+            [
+                {"uid": f"t{i}", "name": f"T{i}", "edit_token": f"te{i}", "view_token": f"tv{i}"}
+                for i in tabled
+            ],
+        )
+        table_ids = dict(db.session.execute(text("SELECT uid, id FROM card_table")).all())
+        rows(
+            TablePlayer,
+            [
+                {"table_id": table_ids[f"t{i}"], "uid": f"p{i}-{k}", "name": f"P{k}"}
+                for i in tabled
+                for k in range(4)
+            ],
+        )
         rows(
             Game,
             [
@@ -132,8 +161,7 @@ def other_games(app: Flask, count: int) -> None:
         )
         db.session.commit()
         if db.engine.dialect.name == "postgresql":
-            for table in ("player", "game", "seat", "round", "round_result", "buy", "change"):
-                db.session.execute(text(f"ANALYZE {table}"))
+            db.session.execute(text("ANALYZE"))  # every table, the empty ones (tables) too
             for table in ("game", "round"):  # rows given their ids: the sequences move past
                 db.session.execute(
                     text(f"SELECT setval('{table}_id_seq', (SELECT max(id) FROM {table}))")
