@@ -31,6 +31,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
         pages,
         rate_limits,
         security,
+        unchanged_poll,
     )
     from .extensions import csrf, db, htmx, migrate
 
@@ -40,6 +41,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     i18n.init_app(app)
+    unchanged_poll.init_app(app)  # before security: inside its ProxyFix
     security.init_app(app)
     assets.init_app(app)
     error_pages.init_app(app)

@@ -31,7 +31,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_begin(connection: Connection) -> None:
     """Begin each transaction; a change takes the write lock first so it sees the latest facts."""
-    immediate = connection.get_execution_options().get(IMMEDIATE)
+    options = connection.get_execution_options()
+    if options.get("isolation_level") == "AUTOCOMMIT":
+        return  # a lone read (the unchanged poll) is atomic without a transaction
+    immediate = options.get(IMMEDIATE)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 

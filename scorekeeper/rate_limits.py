@@ -17,6 +17,8 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
+from .unchanged_poll import LINK_MISSES
+
 NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
 # Game links and saved rule set links: a miss on either is a guess at a secret token.
 LINK_PATHS = ("/g/", "/api/v1/games/", "/house-rules/", "/api/v1/rulesets/saved/")
@@ -40,11 +42,13 @@ class LinkMisses:
         self.limits = parse_many(app.config["RATELIMIT_LINK_MISSES"])
         self.prefix = f"{app.config.get('RATELIMIT_KEY_PREFIX', '')}link-misses"
 
+    def allows(self, address: str) -> bool:
+        """Whether this client address may still open game URLs."""
+        return all(self.window.test(limit, self.prefix, address) for limit in self.limits)
+
     def check(self, _endpoint: str | None, _values: dict[str, Any] | None) -> None:
         """Refuse a game URL to a client that missed too often."""
-        if request.path.startswith(LINK_PATHS) and not all(
-            self.window.test(limit, self.prefix, get_remote_address()) for limit in self.limits
-        ):
+        if request.path.startswith(LINK_PATHS) and not self.allows(get_remote_address()):
             raise TooManyRequests(retry_after=60)
 
     def count(self, response: Response) -> Response:
@@ -66,5 +70,6 @@ def init_app(app: Flask) -> None:
         # Wrapped here, so the blueprints stay free of the limiter.
         app.view_functions[endpoint] = new_games(app.view_functions[endpoint])
     misses = LinkMisses(app)
+    app.extensions[LINK_MISSES] = misses  # the unchanged poll's shortcut asks it too
     app.url_value_preprocessor(misses.check)
     app.after_request(misses.count)

@@ -34,7 +34,10 @@ LAYERS = {
     "tables": SERVICE,
     "pages": PAGES,
     "api": API,
-    **dict.fromkeys(["__init__", "cli", "security", "error_pages", "assets", "rate_limits"], APP),
+    **dict.fromkeys(
+        ["__init__", "cli", "security", "error_pages", "assets", "rate_limits", "unchanged_poll"],
+        APP,
+    ),
 }
 
 

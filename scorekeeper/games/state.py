@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from flask import abort
+from flask import abort, current_app
 from sqlalchemy import inspect, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.util import identity_key
@@ -143,6 +144,50 @@ def recent_games(game_ids: Collection[int]) -> list[GameState]:
         .options(*WITH_FACTS)
     )
     return [game_state(game) for game in db.session.scalars(query)]
+
+
+STATES_KEPT = 256  # games shown recently, per process: a few KB each
+
+
+class KeptStates:
+    """Derived states of recently shown games by (game id, version), least recently used out.
+
+    An entry can never be stale: every change to a game's facts (buys, hands, corrections,
+    undo, run-outs, links) goes through history.record, which bumps the game's version in the
+    same transaction, and versions only grow, so no later read names an older entry's version.
+    Games of a card table are not kept: renaming or merging a table's person changes their
+    seats' names without a new version. Only pages keep states, never a change: the objects
+    are shared between threads, read-only, detached once their request ends.
+    """
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int, version: int) -> GameState | None:
+        """The state kept for this version of the game, if any."""
+        with self._lock:
+            state = self._states.get((game_id, version))
+            if state is not None:
+                self._states.move_to_end((game_id, version))
+            return state
+
+    def keep(self, state: GameState) -> None:
+        """Keep a state a page derived, under the version its facts were read at."""
+        if state.game.table_id is not None:
+            return
+        with self._lock:
+            self._states[(state.game.id, state.game.version)] = state
+            while len(self._states) > STATES_KEPT:
+                self._states.popitem(last=False)
+
+
+def kept_states() -> KeptStates:
+    """This app's kept states (one per app: a test's database is not another's)."""
+    kept = current_app.extensions.get("scorekeeper.kept_states")
+    if kept is None:
+        kept = current_app.extensions.setdefault("scorekeeper.kept_states", KeptStates())
+    return kept
 
 
 @lru_cache(maxsize=1024)

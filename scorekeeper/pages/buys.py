@@ -11,7 +11,7 @@ from ..games.refusals import status_of
 from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
-from .links import GAME, protect
+from .links import GAME, protect, shown_state
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import after_change, field_errors, respond
 
@@ -37,7 +37,7 @@ def posted_bought_above() -> int | None:
 @bp.get("/buys")
 def index(game_id: int) -> Response:
     """Show each player's buys this round."""
-    return respond(PAGE, "games/_buys.html", state=game_state(load_game(game_id)))
+    return respond(PAGE, "games/_buys.html", state=shown_state(game_id))
 
 
 @bp.post("/buys")

@@ -15,7 +15,7 @@ from ..rules.rules_card import rules_card, summary
 from . import live
 from .forms import MAX_SEATS, NewGameForm
 from .house_rule_links import rules_by_key
-from .links import GAME, open_in_browser, openable_games, protect
+from .links import GAME, open_in_browser, openable_games, protect, shown_state
 from .posted import ascii_index
 from .rendering import respond, wants_fragment
 from .ruleset_form import encode
@@ -68,25 +68,25 @@ def create() -> Response:
 @bp.get(GAME)
 def show(game_id: int) -> Response:
     """Show the round screen: what to deal, the contract, buys, the stock, the standings."""
-    return respond(SHOW, SHOW, state=game_state(load_game(game_id)))
+    return respond(SHOW, SHOW, state=shown_state(game_id))
 
 
 @bp.get(f"{GAME}/header")
 def header(game_id: int) -> Response:
     """Show the current round's contract and table set-up."""
-    return respond(SHOW, "games/_round_header.html", state=game_state(load_game(game_id)))
+    return respond(SHOW, "games/_round_header.html", state=shown_state(game_id))
 
 
 @bp.get(f"{GAME}/standings")
 def standings(game_id: int) -> Response:
     """Show the running or final standings."""
-    return respond(SHOW, "games/_standings.html", state=game_state(load_game(game_id)))
+    return respond(SHOW, "games/_standings.html", state=shown_state(game_id))
 
 
 @bp.get(f"{GAME}/sheet")
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
-    state = game_state(load_game(game_id))
+    state = shown_state(game_id)
     if wants_fragment():
         return respond("games/sheet.html", "games/_sheet.html", state=state)
     page = live.history_page(state.game, request.args.get("before", type=int))
@@ -100,7 +100,7 @@ def version(game_id: int) -> Response:
     if seen == g.version:  # read by the link check: one query per poll
         return Response(status=204)
     page = live.asked_page()
-    state = game_state(load_game(game_id))
+    state = shown_state(game_id, g.version)
     if page is not None:
         return live.poll_answer(page, state)
     # A page without live regions (the end-of-round form) refreshes its notice on the event.

@@ -9,13 +9,25 @@ from werkzeug.wrappers import Response
 
 from ..games import actions
 from ..games.links import Access, LinkRefused, open_game, open_version, role_of
-from ..games.state import GameState, game_state, load_game, recent_games
+from ..games.state import GameState, game_state, kept_states, load_game, recent_games
 from .rendering import respond
 
 REMEMBERED_GAMES = 20
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 GAME = "/g/<int:game_id>/<token>"
 POLL = "games.version"  # reads the game's version and links alone: one light query
+# Pages that show a game's state alone: a kept state (per game and version) spares its facts.
+KEEPING = frozenset(
+    {
+        "games.show",
+        "games.header",
+        "games.standings",
+        "games.sheet",
+        "buys.index",
+        "stock.show",
+        "display.show",
+    }
+)
 
 
 def protect(blueprint: Blueprint) -> None:
@@ -57,6 +69,21 @@ def openable_games() -> list[GameState]:
     ]
 
 
+def shown_state(game_id: int, version: int | None = None) -> GameState:
+    """The state a page shows: kept for this version, else derived from the facts and kept.
+
+    For the pages in KEEPING and the poll (which names the version it read) only: they change
+    nothing, so the state they keep is never written through.
+    """
+    state: GameState | None = g.get("state")
+    if state is None and version is not None:
+        state = kept_states().get(game_id, version)
+    if state is None:
+        state = game_state(load_game(game_id))
+        kept_states().keep(state)
+    return state
+
+
 def open_in_browser(game_id: int, token: str) -> Response:
     """Go to a game through its edit link, and remember the link in this browser."""
     remember(Access(game_id, token, "edit"))
@@ -73,8 +100,12 @@ def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None
         if request.endpoint == POLL:
             g.version, g.access = open_version(game_id, token)
             return
-        # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
-        g.game, g.access = open_game(game_id, token, change=changing, facts=True)
+        if request.endpoint in KEEPING:
+            version, g.access = open_version(game_id, token)
+            g.state = kept_states().get(game_id, version)
+        if g.get("state") is None:
+            # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
+            g.game, g.access = open_game(game_id, token, change=changing, facts=True)
     except LinkRefused as refusal:
         abort(refusal.status)
     if not changing and not request.headers.get("HX-Request"):

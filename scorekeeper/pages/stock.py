@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 from ..games import actions
 from ..games.state import game_state, load_game
 from ..rules.errors import RuleError
-from .links import GAME, protect
+from .links import GAME, protect, shown_state
 from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 
@@ -20,7 +20,7 @@ PAGE = "games/show.html"
 @bp.get("/stock")
 def show(game_id: int) -> Response:
     """Show how often the stock ran out this round."""
-    return respond(PAGE, "games/_stock.html", state=game_state(load_game(game_id)))
+    return respond(PAGE, "games/_stock.html", state=shown_state(game_id))
 
 
 @bp.post("/run-outs")

@@ -271,7 +271,42 @@ def test_each_page_sends_as_many_statements_at_10000_games_and_none_scans(
     other_games(app, GAMES)
     large, sent = count_each(table, app)
     assert large == small
-    assert small["unchanged poll"] <= 2  # BEGIN on SQLite, then the game's row
-    assert small["round screen"] <= 6
+    assert small["unchanged poll"] <= 1  # the game's version and links, no transaction
+    # BEGIN, the version and links, then the facts: this version's state was not kept yet.
+    assert small["round screen"] <= 7
     assert small["form buy"] <= 10
     assert scans(app, sent) == []
+
+
+def test_a_page_at_a_version_already_shown_reads_only_the_version_and_links(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    table.buy("Ben")
+    table.client.get(table.url)
+    with statements(app) as sent:
+        page = table.client.get(table.url).get_data(as_text=True)
+        table.client.get(f"{table.url}/buys", headers=HX)
+    assert len(sent) <= 4  # BEGIN (SQLite) and the version and links, per request
+    assert "Ben" in page
+
+
+def ben_buys(table: Table) -> str:
+    """What the buys region says of Ben's buys."""
+    body = table.client.get(f"{table.url}/buys", headers=HX).get_data(as_text=True)
+    return " ".join(body.split('data-testid="buys-1">', 1)[1].split("<", 1)[0].split())
+
+
+def test_a_kept_page_follows_every_change_undo_and_correction_included(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    assert ben_buys(table) == "0 buys"
+    table.buy("Ben")
+    assert ben_buys(table) == "1 buy"
+    table.client.post(f"{table.url}/undo")
+    assert ben_buys(table) == "0 buys"
+    table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 55})
+    assert "55" in table.page("/sheet")
+    table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 61})  # a correction
+    assert "61" in table.page("/sheet")
