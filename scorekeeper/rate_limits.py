@@ -20,7 +20,8 @@ from werkzeug.wrappers import Response
 from .unchanged_poll import LINK_MISSES
 
 NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
-LINK_PATHS = ("/g/", "/api/v1/games/")
+# Game links and saved rule set links: a miss on either is a guess at a secret token.
+LINK_PATHS = ("/g/", "/api/v1/games/", "/house-rules/", "/api/v1/rulesets/saved/")
 MISSES = (401, 404, 410)  # no link, no such game or link, a replaced link
 
 

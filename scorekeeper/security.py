@@ -36,8 +36,8 @@ PERMISSIONS_POLICY = ", ".join(
     )
 )
 # A page or answer reached through a capability link is the link's secret: no cache keeps it.
-# The home page too: it lists this browser's game links.
-PRIVATE_PREFIXES = ("/g/", "/api/", "/games/")
+# The home page too: it lists this browser's game links; /house-rules/ its rule sets' links.
+PRIVATE_PREFIXES = ("/g/", "/api/", "/games/", "/house-rules/")
 
 
 def add_security_headers(response: Response) -> Response:
@@ -87,11 +87,12 @@ def init_app(app: Flask) -> None:
             logger.addFilter(RedactLinks())
 
 
-LINK_IN_PATH = re.compile(r"(/g/\d+/)[A-Za-z0-9_-]+")
+# A game's link and a saved rule set's link: the token follows the id.
+LINK_IN_PATH = re.compile(r"(/(?:g|house-rules)/\d+/)[A-Za-z0-9_-]+")
 
 
 def redact_links(text: str) -> str:
-    """Hide the secret part of game links, so logs never hold a working link."""
+    """Hide the secret part of game and rule set links, so logs never hold a working link."""
     return LINK_IN_PATH.sub(r"\1…", text)
 
 

@@ -1,21 +1,29 @@
-"""Saved house rule sets through the API: list, create, read, update, delete, and validate."""
+"""Saved house rule sets through the API: create, read, update, delete, and validate.
+
+A set opens with its own token (answered on create) as a bearer token, as a game does; there
+is no list of every set: ids are no secret, tokens are.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, url_for
+from flask import Blueprint, Response, url_for
 
 from ..games import house_rules
 from ..models import HouseRules
+from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
+from .access import CHALLENGE, bearer_token
 from .answer_base import Answer, Count, Timestamp, answer
 from .fields import text
 from .game_answers import iso
 from .openapi import documented
+from .problems import Problem
 from .reading import read
 from .request_base import Body, RuleSetChoice
 
 # No max= here: werkzeug answers an id past the maximum with 405, not 404; get() checks the range.
 SAVED = "/v1/rulesets/saved/<int:ruleset_id>"
+NO_TOKEN = N_("Send the rule set's token in an Authorization: Bearer header.")
 
 
 class SavedRuleSetRequest(Body):
@@ -32,9 +40,10 @@ class RuleSetCheckRequest(Body):
 
 
 class SavedRuleSet(Answer):
-    """A saved house rule set; `key` starts a game with it in the web pages."""
+    """A saved house rule set; `token` opens it (keep it secret); `key` names it in the pages."""
 
     id: Count
+    token: str
     key: str
     name: str
     rules: RuleSet
@@ -45,6 +54,7 @@ class SavedRuleSet(Answer):
     def of(cls, saved: HouseRules) -> SavedRuleSet:
         return cls(
             id=saved.id,
+            token=saved.token,
             key=house_rules.key_of(saved),
             name=saved.name,
             rules=house_rules.rules_of(saved),
@@ -60,14 +70,6 @@ class RuleSetValid(Answer):
     rules: RuleSet
 
 
-@documented({200: list[SavedRuleSet]})
-def saved_index() -> tuple[Response, int]:
-    """List the saved house rule sets, by name."""
-    return jsonify(
-        [SavedRuleSet.of(s).model_dump(mode="json") for s in house_rules.all_saved()]
-    ), 200
-
-
 @documented({201: SavedRuleSet}, SavedRuleSetRequest)
 def saved_create() -> tuple[Response, int, dict[str, str]]:
     """Save a house rule set under a name."""
@@ -77,24 +79,32 @@ def saved_create() -> tuple[Response, int, dict[str, str]]:
     return response, status, {"Location": url_for(".saved_show", ruleset_id=saved.id)}
 
 
-@documented({200: SavedRuleSet}, errors=(404,))
+def _opened(ruleset_id: int) -> HouseRules:
+    """The set this request's bearer token opens: 401 without one, 404 for any other."""
+    token = bearer_token()
+    if token is None:
+        raise Problem(401, msg(NO_TOKEN), headers=[CHALLENGE])
+    return house_rules.get(ruleset_id, token)
+
+
+@documented({200: SavedRuleSet})
 def saved_show(ruleset_id: int) -> tuple[Response, int]:
     """Show one saved house rule set."""
-    return answer(SavedRuleSet.of(house_rules.get(ruleset_id)))
+    return answer(SavedRuleSet.of(_opened(ruleset_id)))
 
 
-@documented({200: SavedRuleSet}, SavedRuleSetRequest, errors=(404,))
+@documented({200: SavedRuleSet}, SavedRuleSetRequest)
 def saved_update(ruleset_id: int) -> tuple[Response, int]:
     """Replace a saved house rule set; games started with it keep their own copy."""
-    body = read(SavedRuleSetRequest)  # a bad body is refused whether or not the set exists
-    saved = house_rules.get(ruleset_id)
+    saved = _opened(ruleset_id)  # as for a game: the link first, then the body
+    body = read(SavedRuleSetRequest)
     return answer(SavedRuleSet.of(house_rules.update(saved, body.name, body.rules)))
 
 
-@documented({200: SavedRuleSet}, errors=(404,))
+@documented({200: SavedRuleSet})
 def saved_delete(ruleset_id: int) -> tuple[Response, int]:
     """Delete a saved house rule set and answer it as it was; its games keep their copy."""
-    saved = house_rules.get(ruleset_id)
+    saved = _opened(ruleset_id)
     gone = SavedRuleSet.of(saved)
     house_rules.delete(saved)
     return answer(gone)
@@ -108,7 +118,6 @@ def rulesets_validate() -> tuple[Response, int]:
 
 def register(bp: Blueprint) -> None:
     """Add the saved rule set routes to the API."""
-    bp.add_url_rule("/v1/rulesets/saved", view_func=saved_index, methods=["GET"])
     bp.add_url_rule("/v1/rulesets/saved", view_func=saved_create, methods=["POST"])
     bp.add_url_rule(SAVED, view_func=saved_show, methods=["GET"])
     bp.add_url_rule(SAVED, view_func=saved_update, methods=["PUT"])

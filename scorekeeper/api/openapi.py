@@ -103,7 +103,8 @@ def _document(app: Flask) -> Schema:
                     "description": (
                         "A game's edit link token (reading and changing) or view link token "
                         "(reading, and the arbiter without recording). A replaced link "
-                        "answers 410."
+                        "answers 410. A saved rule set's token (answered when it is saved) "
+                        "reads, changes and deletes that set."
                     ),
                 }
             },
@@ -129,7 +130,7 @@ def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema
     }
     if rule.arguments:
         op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)]
-    if "game_id" in rule.arguments:
+    if {"game_id", "ruleset_id"} & set(rule.arguments):
         op["security"] = [{LINK: []}]
     if declared.body is not None:
         body = _content(schemas, declared.body, "application/json", "", mode="validation")
@@ -146,6 +147,8 @@ def _problems(rule: Rule, method: str, declared: Operation) -> list[int]:
         statuses |= {401, 404, 410}
         if method != "GET":
             statuses |= {403, 409}
+    if "ruleset_id" in rule.arguments:
+        statuses |= {401, 404}
     return sorted(statuses)
 
 

@@ -1,8 +1,14 @@
-"""A table's own rule sets: saved under a name, listed beside the presets, copied by each game."""
+"""A table's own rule sets: saved under a name, listed beside the presets, copied by each game.
+
+A saved set is a capability like a game: it opens only with its secret token, so no one lists,
+reads or changes another table's sets by guessing ids.
+"""
 
 from __future__ import annotations
 
 import re
+import secrets
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -17,6 +23,7 @@ from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.validation import check_ruleset
+from .links import new_token
 
 NAME_LENGTH = 80  # the name column
 KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's
@@ -33,32 +40,38 @@ def rules_of(saved: HouseRules) -> RuleSet:
     return replace(ruleset_from_dict(saved.rules_json), key=key_of(saved), name=saved.name)
 
 
-def all_saved() -> list[HouseRules]:
-    """Every saved set, by name."""
-    return list(db.session.scalars(select(HouseRules).order_by(HouseRules.name, HouseRules.id)))
+def opens(saved: HouseRules, token: str) -> bool:
+    """Whether the token is the set's own, compared in constant time."""
+    return secrets.compare_digest(token.encode(), saved.token.encode())
 
 
-def get(ruleset_id: int) -> HouseRules:
-    """A saved set, or 404."""
+def among(tokens: Mapping[int, str]) -> list[HouseRules]:
+    """The saved sets these tokens open, by name: one query by id, never a scan."""
+    ids = [i for i in tokens if 0 < i <= MAX_ID]
+    if not ids:
+        return []
+    query = select(HouseRules).where(HouseRules.id.in_(ids))
+    found = [saved for saved in db.session.scalars(query) if opens(saved, tokens[saved.id])]
+    return sorted(found, key=lambda saved: (saved.name, saved.id))
+
+
+def get(ruleset_id: int, token: str | None) -> HouseRules:
+    """The saved set this token opens, or 404: the same for a missing set and a wrong token."""
     saved = db.session.get(HouseRules, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
-    if saved is None:
+    if saved is None or token is None or not opens(saved, token):
         abort(404)
     return saved
 
 
-def by_key(key: str) -> RuleSet | None:
-    """A preset or a saved set by its key ("may-i", "house-7"); None if there is none."""
+def by_key(key: str, tokens: Mapping[int, str]) -> RuleSet | None:
+    """A preset, or a saved set the tokens open, by its key ("may-i", "house-7"); else None."""
     if key in PRESETS:
         return PRESETS[key]
     number = key.removeprefix(KEY_PREFIX)
-    if (
-        key.startswith(KEY_PREFIX)
-        and re.fullmatch("[0-9]{1,10}", number)
-        and 0 < int(number) <= MAX_ID
-    ):
-        saved = db.session.get(HouseRules, int(number))
-        return None if saved is None else rules_of(saved)
-    return None
+    if not (key.startswith(KEY_PREFIX) and re.fullmatch("[0-9]{1,10}", number)):
+        return None
+    found = among({int(number): tokens[int(number)]} if int(number) in tokens else {})
+    return rules_of(found[0]) if found else None
 
 
 def _checked_name(name: str) -> str:
@@ -92,7 +105,7 @@ def checked_copy(name: str, rules: dict[str, Any]) -> tuple[str, dict[str, Any]]
 def create(name: str, rules: RuleSet) -> HouseRules:
     """Save a rule set under a name."""
     name = _checked_name(name)
-    saved = HouseRules(name=name, rules_json=_stored(name, rules))
+    saved = HouseRules(name=name, rules_json=_stored(name, rules), token=new_token())
     db.session.add(saved)
     db.session.commit()
     return saved

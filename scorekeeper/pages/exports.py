@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 from ..games.state import game_state, load_game
 from ..i18n import translate
 from ..tables import backup, export, games
+from .house_rule_links import remember, saved_here
 from .links import GAME, protect
 from .table_links import TABLE, open_table_in_browser, protect_table, require_table_edit
 
@@ -46,7 +47,7 @@ def table_csv(table_id: int) -> Response:
 def table_backup(table_id: int) -> Response:
     """Download the whole table as a JSON backup; it holds the edit links, so editors only."""
     require_table_edit()
-    body = backup.export_backup(g.table).model_dump_json(indent=1)
+    body = backup.export_backup(g.table, saved_here()).model_dump_json(indent=1)
     return _download(body, "application/json", f"table-{table_id}-backup.json")
 
 
@@ -75,7 +76,7 @@ def create() -> Response | tuple[str, int]:
     upload = request.files.get("backup")
     data = upload.read() if upload else b""
     try:
-        done = backup.import_backup(data)
+        done = backup.import_backup(data, saved_here())
     except backup.BackupRefused as refusal:
         return render_template("tables/import.html", error=translate(refusal.message)), 422
     added = gettext(
@@ -85,4 +86,6 @@ def create() -> Response | tuple[str, int]:
     )
     added += " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
     flash(added, "info")
+    for saved in done.new_house_rules:  # this browser restored them: it may open them
+        remember(saved)
     return open_table_in_browser(done.table.id, done.table.edit_token)

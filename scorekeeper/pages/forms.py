@@ -35,6 +35,7 @@ from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
+from .house_rule_links import saved_here
 from .posted import LARGEST, TOKEN
 
 MAX_SEATS = 8
@@ -62,7 +63,7 @@ class NewGameForm(FlaskForm):
             SelectChoice(str(i), _l("Seat %(number)s", number=i + 1)) for i in range(MAX_SEATS)
         ]
         self.ruleset.choices = [*self.ruleset.choices] + [  # type: ignore[misc]
-            SelectChoice(house_rules.key_of(saved), saved.name) for saved in house_rules.all_saved()
+            SelectChoice(house_rules.key_of(saved), saved.name) for saved in saved_here()
         ]
         self.decks.choices = [SelectChoice("", _l("As the rules say"))] + [
             SelectChoice(str(n)) for n in (3, 4)

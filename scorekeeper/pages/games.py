@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request, url_for
 from werkzeug.wrappers import Response
 
-from ..games import actions, house_rules
+from ..games import actions
 from ..games.state import game_state, load_game
 from ..i18n import translate
 from ..models import person_of
@@ -14,6 +14,7 @@ from ..rules.messages import N_, msg
 from ..rules.rules_card import rules_card, summary
 from . import live
 from .forms import MAX_SEATS, NewGameForm
+from .house_rule_links import rules_by_key
 from .links import GAME, open_in_browser, openable_games, protect, shown_state
 from .posted import ascii_index
 from .rendering import respond, wants_fragment
@@ -37,7 +38,7 @@ def _new_page(form: NewGameForm, status: int = 200) -> Response:
 def new() -> Response:
     """Show the form to start a game, with a rule set chosen from its rules card."""
     form = NewGameForm()
-    if house_rules.by_key(request.args.get("ruleset", "")) is not None:
+    if rules_by_key(request.args.get("ruleset", "")) is not None:
         form.ruleset.data = request.args["ruleset"]
     return _new_page(form)
 
@@ -54,7 +55,7 @@ def create() -> Response:
     first = int(form.first_dealer.data) if form.first_dealer.data else None
     decks = int(form.decks.data) if form.decks.data else None
     try:
-        rules = house_rules.by_key(form.ruleset.data)
+        rules = rules_by_key(form.ruleset.data)
         if rules is None:  # deleted on another phone since the form was shown
             raise RuleError(msg(N_("There is no rule set %(key)s."), key=form.ruleset.data))
         game = actions.create_game(rules, form.names(), first, decks)

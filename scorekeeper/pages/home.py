@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..games import house_rules
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..rules.rules_card import rules_card, summary
 from ..tables.links import known_tables
+from .house_rule_links import saved_here
 from .links import openable_games, remembered
 from .posted import local_target
 from .table_links import remembered_tables
@@ -34,7 +34,7 @@ def index() -> str:
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
-        house=house_rules.all_saved(),
+        house=saved_here(),
         tables=known_tables(table_tokens),
         table_tokens=table_tokens,
     )

@@ -19,6 +19,7 @@ from ..rules.presets import MAY_I, PRESETS
 from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_from_json, ruleset_to_dict
+from .house_rule_links import remember, rules_by_key, saved_here
 from .rendering import go_to, respond
 from .ruleset_form import (
     MAX_DECK_RULES,
@@ -35,6 +36,7 @@ bp = Blueprint("house_rules", __name__, url_prefix="/house-rules")
 EDITOR, EDITOR_FRAGMENT = "house_rules/edit.html", "house_rules/_editor.html"
 FILE_LIMIT = 64_000  # a rule set is about 2 kB; anything far larger is no rule set
 HOUSE_KEY = "house"
+SET = "/<int:ruleset_id>/<token>"  # a set opens by its id and secret token, as a game does
 
 
 @dataclass
@@ -85,7 +87,7 @@ def _index(status: int = 200, import_errors: list[str] | None = None) -> Respons
         page,
         page,
         status,
-        saved=house_rules.all_saved(),
+        saved=saved_here(),
         presets=PRESETS.values(),
         import_errors=import_errors or [],
     )
@@ -103,7 +105,7 @@ def new() -> Response:
     if "rules" in request.args:
         data = decode(request.args["rules"])
         return _editor(Draft.of(data if isinstance(data, dict) else {}))
-    rules = house_rules.by_key(request.args.get("from", MAY_I.key))
+    rules = rules_by_key(request.args.get("from", MAY_I.key))
     if rules is None:
         abort(404)
     return _editor(Draft.from_rules(rules))
@@ -113,8 +115,8 @@ def new() -> Response:
 def check() -> Response:
     """Check the form as typed (and add, remove or move a round or deck rule)."""
     data = apply(read_form(request.form), request.form.get("op", ""))
-    saved_id = request.form.get("saved", "")
-    saved = house_rules.get(int(saved_id)) if re.fullmatch("[0-9]{1,10}", saved_id) else None
+    saved_id, token = request.form.get("saved", ""), request.form.get("saved_token", "")
+    saved = house_rules.get(int(saved_id), token) if re.fullmatch("[0-9]{1,10}", saved_id) else None
     return _editor(Draft.of(data), saved)
 
 
@@ -127,42 +129,44 @@ def create() -> Response:
     return _listed(house_rules.create(draft.rules.name, draft.rules))
 
 
-@bp.get("/<int:ruleset_id>/edit")
-def edit(ruleset_id: int) -> Response:
-    """Open the editor on a saved set."""
-    saved = house_rules.get(ruleset_id)
+@bp.get(f"{SET}/edit")
+def edit(ruleset_id: int, token: str) -> Response:
+    """Open the editor on a saved set (and remember its link: it was shared with this browser)."""
+    saved = house_rules.get(ruleset_id, token)
+    remember(saved)
     return _editor(Draft.from_rules(house_rules.rules_of(saved), saved.name), saved)
 
 
-@bp.post("/<int:ruleset_id>")
-def update(ruleset_id: int) -> Response:
+@bp.post(SET)
+def update(ruleset_id: int, token: str) -> Response:
     """Save changes to a saved set; games started with it keep their copy."""
-    saved = house_rules.get(ruleset_id)
+    saved = house_rules.get(ruleset_id, token)
     draft = Draft.of(read_form(request.form))
     if draft.rules is None:
         return _editor(draft, saved, status=422)
     return _listed(house_rules.update(saved, draft.rules.name, draft.rules))
 
 
-@bp.post("/<int:ruleset_id>/duplicate")
-def duplicate(ruleset_id: int) -> Response:
+@bp.post(f"{SET}/duplicate")
+def duplicate(ruleset_id: int, token: str) -> Response:
     """Save a copy of a saved set and open it in the editor."""
-    saved = house_rules.get(ruleset_id)
+    saved = house_rules.get(ruleset_id, token)
     copy = house_rules.duplicate(saved, gettext("Copy of %(name)s", name=saved.name))
-    return go_to(url_for(".edit", ruleset_id=copy.id))
+    remember(copy)
+    return go_to(url_for(".edit", ruleset_id=copy.id, token=copy.token))
 
 
-@bp.post("/<int:ruleset_id>/delete")
-def delete(ruleset_id: int) -> Response:
+@bp.post(f"{SET}/delete")
+def delete(ruleset_id: int, token: str) -> Response:
     """Delete a saved set; games started with it keep their copy."""
-    house_rules.delete(house_rules.get(ruleset_id))
+    house_rules.delete(house_rules.get(ruleset_id, token))
     return go_to(url_for(".index"))
 
 
-@bp.get("/<int:ruleset_id>/rules.json")
-def export(ruleset_id: int) -> Response:
+@bp.get(f"{SET}/rules.json")
+def export(ruleset_id: int, token: str) -> Response:
     """Download a saved set as a JSON file another table can import."""
-    rules = house_rules.rules_of(house_rules.get(ruleset_id))
+    rules = house_rules.rules_of(house_rules.get(ruleset_id, token))
     body = json.dumps({**ruleset_to_dict(rules), "key": HOUSE_KEY}, ensure_ascii=False, indent=2)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
@@ -199,10 +203,10 @@ def import_file() -> Response:
     return _listed(saved)
 
 
-@bp.get("/<int:ruleset_id>/share")
-def share(ruleset_id: int) -> Response:
+@bp.get(f"{SET}/share")
+def share(ruleset_id: int, token: str) -> Response:
     """A link and QR code that carry the whole rule set, so another phone can import it."""
-    saved = house_rules.get(ruleset_id)
+    saved = house_rules.get(ruleset_id, token)
     link = url_for(".shared", r=encode(saved.rules_json), _external=True)
     page = "house_rules/share.html"
     return respond(page, page, saved=saved, link=link)
@@ -237,7 +241,8 @@ def save_shared() -> Response:
 
 
 def _listed(saved: HouseRules) -> Response:
-    """Back to the list, saying what was saved."""
+    """Back to the list, saying what was saved; this browser remembers the set's link."""
+    remember(saved)
     flash(gettext("Saved “%(name)s”.", name=saved.name), "success")
     return go_to(url_for(".index"))
 

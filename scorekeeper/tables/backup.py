@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 from sqlalchemy import select
@@ -11,6 +12,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ..extensions import db
 from ..games import house_rules
+from ..games.links import new_token
 from ..games.state import game_state
 from ..models import CardTable, Game, HouseRules, TablePlayer
 from ..rules.errors import RuleError
@@ -45,9 +47,10 @@ class Imported:
     players_added: int
     games_added: int
     house_rules_added: int = 0
+    new_house_rules: list[HouseRules] = field(default_factory=list)
 
 
-def export_backup(table: CardTable) -> Backup:
+def export_backup(table: CardTable, saved_sets: Sequence[HouseRules] = ()) -> Backup:
     """Every fact of the table as a Backup, people by uid, games oldest first."""
     everyone = games.load_people(table)
     uid_of = {p.id: p.uid for p in everyone}
@@ -75,15 +78,19 @@ def export_backup(table: CardTable) -> Backup:
         BackupHouseRules(
             name=s.name, rules=s.rules_json, created_at=s.created_at, updated_at=s.updated_at
         )
-        for s in sorted(house_rules.all_saved(), key=lambda s: s.id)
+        for s in sorted(saved_sets, key=lambda s: s.id)  # the sets the exporter holds links to
     ]
     return Backup(table=head, players=players, games=played, house_rules=saved)
 
 
-def import_backup(data: bytes) -> Imported:
-    """Restore a backup: a new table, or what an existing one lacks; refused whole if wrong."""
+def import_backup(data: bytes, saved_sets: Sequence[HouseRules] = ()) -> Imported:
+    """Restore a backup: a new table, or what an existing one lacks; refused whole if wrong.
+
+    `saved_sets` are the house rule sets the importer holds links to: a backup's set that is
+    one of them is not added again.
+    """
     try:
-        return _restore(_read(data))
+        return _restore(_read(data), saved_sets)
     except BackupRefused:
         db.session.rollback()
         raise
@@ -93,10 +100,10 @@ def import_backup(data: bytes) -> Imported:
         raise BackupRefused(msg(N_("The backup holds a fact twice or out of range."))) from None
 
 
-def _restore(backup: Backup) -> Imported:
+def _restore(backup: Backup, saved_sets: Sequence[HouseRules]) -> Imported:
     """Add what the database lacks of a readable backup, in one transaction."""
     _check_references(backup)
-    new_sets = _new_house_rules(backup.house_rules)
+    new_sets = _new_house_rules(backup.house_rules, saved_sets)
     table = db.session.scalar(select(CardTable).where(CardTable.uid == backup.table.uid))
     if table is None:
         table = CardTable(**backup.table.model_dump())
@@ -118,7 +125,7 @@ def _restore(backup: Backup) -> Imported:
         _check_rules(game, facts)
     db.session.add_all(new_sets)
     db.session.commit()
-    return Imported(table, len(added), len(new_games), len(new_sets))
+    return Imported(table, len(added), len(new_games), len(new_sets), new_sets)
 
 
 def _read(data: bytes) -> Backup:
@@ -172,14 +179,18 @@ def _new_games(played: list[BackupGame]) -> list[BackupGame]:
     return [g for g in played if g.edit_token not in present]
 
 
-def _new_house_rules(backup_sets: list[BackupHouseRules]) -> list[HouseRules]:
-    """The backup's saved sets not here yet, checked; a same name with other rules is refused.
+def _new_house_rules(
+    backup_sets: list[BackupHouseRules], saved_sets: Sequence[HouseRules]
+) -> list[HouseRules]:
+    """The backup's saved sets the importer lacks, checked; a same name with other rules is
+    refused.
 
-    A set is here when one of the same name holds the same rules. Saved sets have no link of
-    their own, so a name here with other rules is a conflict the scorekeeper must settle.
+    A set is here when one of the importer's sets of the same name holds the same rules; a
+    name of theirs with other rules is a conflict the scorekeeper must settle. Each new set
+    gets its own secret token.
     """
     here: dict[str, set[str]] = {}
-    for saved in house_rules.all_saved():
+    for saved in saved_sets:
         here.setdefault(saved.name, set()).add(_canonical(saved.rules_json))
     names_here = set(here)
     new = []
@@ -196,7 +207,7 @@ def _new_house_rules(backup_sets: list[BackupHouseRules]) -> list[HouseRules]:
             taken = N_("A house rule set named %(name)s is already here with other rules.")
             raise BackupRefused(msg(taken, name=f"“{name}”"))
         here.setdefault(name, set()).add(_canonical(rules))
-        saved = HouseRules(name=name, rules_json=rules)
+        saved = HouseRules(name=name, rules_json=rules, token=new_token())
         saved.created_at, saved.updated_at = entry.created_at, entry.updated_at
         new.append(saved)
     return new

@@ -11,6 +11,10 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.extensions import db
+from scorekeeper.games import house_rules
+from scorekeeper.rules.presets import MAY_I
+
 from .conftest import PLAYERS, Api, api_routes, assert_problem, rule_url
 
 NASTY: list[Any] = [
@@ -66,8 +70,11 @@ RAW_BODIES = [b"[" * 100_000, b"1" * 5_000, b'{"seat": NaN}', b'{"seat": 1e999}'
 
 @pytest.fixture
 def change_urls(api: Api, app: Flask) -> list[tuple[str, str]]:
-    """Every POST and PUT URL of the API, about a game in its first round."""
+    """Every POST and PUT URL of the API, about a game in its first round (and saved set 1)."""
     api.start()
+    with app.app_context():  # the set opens with the game's link: one bearer token for all
+        house_rules.create("Ours", MAY_I).token = api.links["edit_token"]
+        db.session.commit()
     return [
         (method, rule_url(rule, api.game_id))
         for method, rule in api_routes(app)

@@ -1,7 +1,14 @@
-"""Saved house rule sets through /api/v1/rulesets/saved, and rule sets checked by /validate."""
+"""Saved house rule sets through /api/v1/rulesets/saved (each opened by its own token), and
+rule sets checked by /validate."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper.extensions import db
+from scorekeeper.models import HouseRules
 from scorekeeper.rules.presets import ACES_HIGH, MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 
@@ -10,8 +17,13 @@ from .conftest import Api, assert_problem
 HOUSE = ruleset_to_dict(MAY_I) | {"buys": ruleset_to_dict(MAY_I)["buys"] | {"cap_per_game": 5}}
 
 
-def test_a_saved_set_is_created_listed_read_updated_and_deleted(api: Api) -> None:
-    assert api.ok("get", "/rulesets/saved") == []
+def set_call(api: Api, method: str, url: str, token: str | None, body: Any = None) -> Any:
+    """Call a saved set's URL with its own token as the bearer token (None: with no token)."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    return getattr(api.client, method)(f"/api/v1{url}", json=body, headers=headers)
+
+
+def test_a_saved_set_is_created_read_updated_and_deleted_with_its_token(api: Api) -> None:
     response = api.call("post", "/rulesets/saved", {"name": "  Friday  ", "rules": HOUSE})
     assert response.status_code == 201
     created = response.json
@@ -19,28 +31,53 @@ def test_a_saved_set_is_created_listed_read_updated_and_deleted(api: Api) -> Non
     assert created["name"] == created["rules"]["name"] == "Friday"
     assert created["key"] == f"house-{created['id']}"
     assert created["rules"]["buys"]["cap_per_game"] == 5
+    token = created["token"]
+    assert len(token) >= 32
     url = f"/rulesets/saved/{created['id']}"
-    assert api.ok("get", url) == created
-    assert [entry["name"] for entry in api.ok("get", "/rulesets/saved")] == ["Friday"]
-    updated = api.ok("put", url, {"name": "Saturday", "rules": "aces-high"})
+    assert set_call(api, "get", url, token).json == created
+    updated = set_call(api, "put", url, token, {"name": "Saturday", "rules": "aces-high"}).json
     assert updated["name"] == "Saturday" and updated["rules"]["melds"]["aces"] == "high_or_low"
     assert updated["created_at"] == created["created_at"]
     assert updated["updated_at"] >= created["updated_at"]
-    assert api.ok("delete", url)["name"] == "Saturday"
-    assert_problem(api.call("get", url), 404)
-    assert_problem(api.call("delete", url), 404)
-    assert api.ok("get", "/rulesets/saved") == []
+    assert set_call(api, "delete", url, token).json["name"] == "Saturday"
+    assert_problem(set_call(api, "get", url, token), 404)
+    assert_problem(set_call(api, "delete", url, token), 404)
+
+
+def test_there_is_no_list_of_every_set(api: Api) -> None:
+    api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
+    listed = api.client.get("/api/v1/rulesets/saved")  # read as a preset's key: there is none
+    assert listed.status_code == 404 and "Ours" not in listed.get_data(as_text=True)
+
+
+def test_a_set_is_not_read_changed_or_deleted_without_its_token(app: Flask, api: Api) -> None:
+    api.start()  # a game's link opens no rule set either
+    saved = api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
+    other = api.ok("post", "/rulesets/saved", {"name": "Theirs", "rules": HOUSE}, status=201)
+    url = f"/rulesets/saved/{saved['id']}"
+    body = {"name": "Stolen", "rules": "may-i"}
+    for method in ("get", "put", "delete"):
+        sent = body if method == "put" else None
+        no_token = set_call(api, method, url, None, sent)
+        assert_problem(no_token, 401)
+        assert no_token.headers["WWW-Authenticate"].startswith("Bearer")
+        assert_problem(set_call(api, method, url, "x" * len(saved["token"]), sent), 404)
+        assert_problem(set_call(api, method, url, other["token"], sent), 404)
+        assert_problem(set_call(api, method, url, api.links["edit_token"], sent), 404)
+    with app.app_context():
+        assert db.session.get_one(HouseRules, saved["id"]).name == "Ours"
 
 
 def test_a_game_keeps_its_copy_when_the_saved_set_changes(api: Api) -> None:
     saved = api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
     api.start(ruleset=saved["rules"])
-    api.ok("put", f"/rulesets/saved/{saved['id']}", {"name": "Ours", "rules": "may-i"})
-    api.ok("delete", f"/rulesets/saved/{saved['id']}")
+    url = f"/rulesets/saved/{saved['id']}"
+    set_call(api, "put", url, saved["token"], {"name": "Ours", "rules": "may-i"})
+    assert set_call(api, "delete", url, saved["token"]).status_code == 200
     assert api.state()["rules"]["buys"]["cap_per_game"] == 5
 
 
-def test_a_bad_rule_set_is_refused_at_its_field_and_nothing_is_saved(api: Api) -> None:
+def test_a_bad_rule_set_is_refused_at_its_field_and_nothing_is_saved(app: Flask, api: Api) -> None:
     rules = ruleset_to_dict(MAY_I)
     rules["rounds"][0]["deal"] = 3
     rules["buys"]["cap_per_round"] = 0  # no buy brings the cards the deal lacks
@@ -54,7 +91,8 @@ def test_a_bad_rule_set_is_refused_at_its_field_and_nothing_is_saved(api: Api) -
     assert_problem(
         api.call("post", "/rulesets/saved", {"name": "x" * 81, "rules": "may-i"}), 422, "name"
     )
-    assert api.ok("get", "/rulesets/saved") == []
+    with app.app_context():
+        assert db.session.query(HouseRules).count() == 0
 
 
 def test_validate_answers_the_rule_set_as_read_or_every_problem(api: Api) -> None:
@@ -79,7 +117,7 @@ def test_problems_come_in_the_requests_language(api: Api) -> None:
 def test_an_id_past_the_columns_range_is_not_found(api: Api) -> None:
     for method in ("get", "put", "delete"):
         body = {"name": "x", "rules": "may-i"} if method == "put" else None
-        assert_problem(api.call(method, "/rulesets/saved/17031732711", body), 404)
+        assert_problem(set_call(api, method, "/rulesets/saved/17031732711", "x", body), 404)
 
 
 def test_who_is_down_is_marked_shown_and_refuses_a_buy(api: Api) -> None:

@@ -65,6 +65,17 @@ def test_guessing_links_is_stopped_but_playing_is_not(limited: Callable[..., Fla
     assert api.status_code == 429
 
 
+def test_guessing_rule_set_links_counts_as_guessing_links(limited: Callable[..., Flask]) -> None:
+    app = limited(RATELIMIT_LINK_MISSES="5 per minute")
+    client = app.test_client()
+    guesses = [client.get(f"/house-rules/1/guess{i}/edit").status_code for i in range(3)]
+    bearer = {"Authorization": "Bearer guess"}
+    guesses += [client.get("/api/v1/rulesets/saved/1", headers=bearer).status_code for _ in "ab"]
+    assert guesses == [404] * 5
+    assert client.get("/house-rules/1/guess/edit").status_code == 429
+    assert client.get("/g/1/guess").status_code == 429
+
+
 def test_limits_are_shared_on_redis_when_configured(limited: Callable[..., Flask]) -> None:
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()

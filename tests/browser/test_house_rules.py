@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import Phone
 from .test_full_game import buy, buy_row, hand, save_round, tap_cards
 from .test_phones import _axe_clean, _no_sideways_scroll, _targets_are_big_enough
 
@@ -139,3 +141,32 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     expect(card.locator("tbody tr").nth(7)).to_contain_text("1 book + 1 run of 7")
     expect(card.locator("tbody tr")).to_have_count(8)
     no_sideways_scroll(page)
+
+
+def test_another_phone_sees_a_set_only_through_its_share_link(
+    page: Page, open_phone: Callable[..., Phone]
+) -> None:
+    page.goto("/house-rules/new?from=may-i")
+    change(page, "Name of these house rules", "Secret rules")
+    page.get_by_role("button", name="Save these house rules").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("House rules")
+    expect(page.locator("main")).to_contain_text("Secret rules")
+    edit_link = page.get_by_role("link", name="Edit").first.get_attribute("href") or ""
+    assert re.fullmatch(r"/house-rules/\d+/[A-Za-z0-9_-]{32,}/edit", edit_link), edit_link
+
+    other = open_phone()
+    other.allow(404)
+    for path in ("/", "/house-rules/", "/games/new"):
+        other.page.goto(path)
+        expect(other.page.locator("main")).not_to_contain_text("Secret rules")
+    ruleset_id = edit_link.split("/")[2]
+    assert other.page.goto(f"/house-rules/{ruleset_id}/guessed/edit").status == 404
+
+    page.get_by_role("link", name="Share").first.click()
+    shared = page.locator(".share-link a").get_attribute("href") or ""
+    other.page.goto(shared)
+    other.page.get_by_role("button", name="Save these house rules on this phone").click()
+    expect(other.page.get_by_role("heading", level=1)).to_have_text("House rules")
+    expect(other.page.locator("main")).to_contain_text("Secret rules")
+    copy_link = other.page.get_by_role("link", name="Edit").first.get_attribute("href")
+    assert copy_link != edit_link  # the other phone's own copy, with its own link

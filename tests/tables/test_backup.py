@@ -52,6 +52,8 @@ def stored_facts(app: Flask) -> Facts:
             for row in db.session.scalars(select(model)):
                 values = {c.name: getattr(row, c.key) for c in model.__table__.columns}
                 values.pop("id")
+                if model is HouseRules:
+                    values.pop("token")  # a restored set gets a fresh secret of its own
                 named = {k: names[k](v) if k in names else v for k, v in values.items()}
                 rows.append(
                     tuple(sorted((k, json.dumps(v, default=str)) for k, v in named.items()))
@@ -77,17 +79,27 @@ def upload(client: FlaskClient, data: bytes) -> Any:
     )
 
 
-def save_house_rules(app: Flask) -> None:
+def hold_sets(client: FlaskClient, *saved: HouseRules) -> None:
+    """Let this browser hold the sets' links, as if it had saved them: a backup holds only those."""
+    with client.session_transaction() as session:
+        session["house_rules"] = [
+            *session.get("house_rules", []),
+            *([s.id, s.token] for s in saved),
+        ]
+
+
+def save_house_rules(app: Flask, client: FlaskClient) -> None:
     """Two saved house rule sets, one of them edited since."""
     with app.app_context():
-        house_rules.create("Club rules", MAY_I)
+        club = house_rules.create("Club rules", MAY_I)
         other = house_rules.create("Short evenings", MAY_I)
         house_rules.update(other, "Short evenings", PRESETS["liverpool"])
+        hold_sets(client, club, other)
 
 
 def played_table(app: Flask, client: FlaskClient) -> str:
     """A table with a finished game, a tied one, a buy, an undone change, a merge, house rules."""
-    save_house_rules(app)
+    save_house_rules(app, client)
     url = open_table(client)
     first = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
     first.buy("Ben")
@@ -110,7 +122,11 @@ def test_export_then_import_restores_every_fact_and_twice_adds_nothing(
     assert len(before["round_result"]) == 56 and len(before["buy"]) == 1
     assert len(before["house_rules"]) == 2
     assert any('"undone_at", "null"' not in str(row) for row in before["change"])
+    with app.app_context():
+        house_rules.create("Not ours", MAY_I)  # another browser's set: in no backup of this one
     backup = client.get(f"{url}/backup.json").get_data()
+    names = [saved["name"] for saved in json.loads(backup)["house_rules"]]
+    assert names == ["Club rules", "Short evenings"]
     empty(app)
     restored = upload(client, backup)
     assert restored.status_code == 303
@@ -219,7 +235,7 @@ def test_a_backup_larger_than_other_requests_is_read(app: Flask, client: FlaskCl
 
 def backup_with_house_rules(app: Flask, client: FlaskClient) -> dict[str, Any]:
     """A backup of a table with a game and two saved sets, on an emptied installation."""
-    save_house_rules(app)
+    save_house_rules(app, client)
     url = open_table(client)
     play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
     backup: dict[str, Any] = json.loads(client.get(f"{url}/backup.json").get_data())
@@ -232,7 +248,7 @@ def test_a_house_rule_set_of_the_same_name_with_other_rules_is_refused(
 ) -> None:
     backup = backup_with_house_rules(app, client)
     with app.app_context():
-        house_rules.create("Club rules", PRESETS["liverpool"])
+        hold_sets(client, house_rules.create("Club rules", PRESETS["liverpool"]))
     here = stored_facts(app)
     response = upload(client, json.dumps(backup).encode())
     assert response.status_code == 422

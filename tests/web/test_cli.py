@@ -50,6 +50,12 @@ def test_game_links_are_redacted_from_log_lines() -> None:
     assert redact_links(line) == '"GET /g/12/…/buys HTTP/1.1" 200 -'
 
 
+def test_rule_set_links_are_redacted_from_log_lines() -> None:
+    line = '"POST /house-rules/7/Zx9_secret-Token/delete HTTP/1.1" 303 -'
+    assert redact_links(line) == '"POST /house-rules/7/…/delete HTTP/1.1" 303 -'
+    assert redact_links("GET /house-rules/shared?r=abc") == "GET /house-rules/shared?r=abc"
+
+
 def test_the_request_log_never_holds_a_link_token() -> None:
     stream = io.StringIO()
     logger = logging.getLogger("scorekeeper-test-redaction")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.games import house_rules
@@ -43,8 +44,19 @@ def may_i_form(**changes: str) -> dict[str, list[str]]:
 
 
 def saved_rules(app: Flask) -> list[Any]:
+    """Every saved set in the database (name, rules), by name: the pages list only their own."""
     with app.app_context():
-        return [(s.name, house_rules.rules_of(s)) for s in house_rules.all_saved()]
+        every = db.session.scalars(select(HouseRules).order_by(HouseRules.name, HouseRules.id))
+        return [(s.name, house_rules.rules_of(s)) for s in every]
+
+
+def link_of(app: Flask, name: str = "Our rules") -> str:
+    """The first saved set of that name's pages: /house-rules/<id>/<token>."""
+    with app.app_context():
+        named = select(HouseRules).where(HouseRules.name == name).order_by(HouseRules.id)
+        saved = db.session.scalars(named).first()
+        assert saved is not None
+        return f"/house-rules/{saved.id}/{saved.token}"
 
 
 def test_the_editor_opens_on_a_preset_with_every_setting(client: FlaskClient) -> None:
@@ -144,11 +156,10 @@ def test_a_game_keeps_the_rules_it_started_with(
     app: Flask, client: FlaskClient, table: Table
 ) -> None:
     client.post("/house-rules/", data=may_i_form(**{"buys.penalty_cards": "2"}))
-    with app.app_context():
-        saved_id = house_rules.all_saved()[0].id
-    table.start(["Anna", "Ben"], ruleset=f"house-{saved_id}")
-    client.post(f"/house-rules/{saved_id}", data=may_i_form(**{"buys.penalty_cards": "0"}))
-    client.post(f"/house-rules/{saved_id}/delete")
+    link = link_of(app)
+    table.start(["Anna", "Ben"], ruleset=f"house-{link.split('/')[2]}")
+    client.post(link, data=may_i_form(**{"buys.penalty_cards": "0"}))
+    client.post(f"{link}/delete")
     with app.app_context():
         game = db.session.query(Game).one()
         assert ruleset_from_dict(game.rules_json).buys.penalty_cards == 2
@@ -165,27 +176,30 @@ def test_an_invalid_save_changes_nothing(app: Flask, client: FlaskClient) -> Non
 
 def test_edit_duplicate_and_delete(app: Flask, client: FlaskClient) -> None:
     client.post("/house-rules/", data=may_i_form())
-    saved_id = saved_rules(app)[0][1].key.removeprefix("house-")
-    assert 'value="Our rules"' in client.get(f"/house-rules/{saved_id}/edit").get_data(as_text=True)
-    client.post(f"/house-rules/{saved_id}", data=may_i_form(name="Friday rules"))
-    client.post(f"/house-rules/{saved_id}/duplicate")
+    link = link_of(app)
+    assert 'value="Our rules"' in client.get(f"{link}/edit").get_data(as_text=True)
+    client.post(link, data=may_i_form(name="Friday rules"))
+    copy = client.post(f"{link}/duplicate").headers["Location"]
+    assert copy == f"{link_of(app, 'Copy of Friday rules')}/edit"
     assert sorted(name for name, _ in saved_rules(app)) == ["Copy of Friday rules", "Friday rules"]
-    client.post(f"/house-rules/{saved_id}/delete")
+    assert "Copy of Friday rules" in client.get("/house-rules/").get_data(as_text=True)
+    client.post(f"{link}/delete")
     assert [name for name, _ in saved_rules(app)] == ["Copy of Friday rules"]
-    assert client.post("/house-rules/999/delete").status_code == 404
+    assert client.post(f"{link}/delete").status_code == 404
+    assert client.post("/house-rules/999/x/delete").status_code == 404
 
 
 def test_export_then_import_round_trips(app: Flask, client: FlaskClient) -> None:
     client.post(
         "/house-rules/", data=may_i_form(**{"scoring.values.2": "20", "melds.wild_twos": "on"})
     )
-    saved_id = saved_rules(app)[0][1].key.removeprefix("house-")
-    exported = client.get(f"/house-rules/{saved_id}/rules.json")
+    exported = client.get(f"{link_of(app)}/rules.json")
     assert "attachment" in exported.headers["Content-Disposition"]
     upload = {"file": (BytesIO(exported.data), "rules.json")}
     assert client.post("/house-rules/import", data=upload).status_code == 303
     (_, first), (_, second) = saved_rules(app)
     assert ruleset_to_dict(first) | {"key": ""} == ruleset_to_dict(second) | {"key": ""}
+    assert client.get("/house-rules/").get_data(as_text=True).count("/rules.json") == 2
 
 
 @pytest.mark.parametrize(
@@ -206,8 +220,7 @@ def test_a_bad_file_is_refused_with_the_reason(
 
 def test_a_shared_link_carries_the_rules_to_another_phone(app: Flask, client: FlaskClient) -> None:
     client.post("/house-rules/", data=may_i_form(**{"buys.cap_per_round": "1"}))
-    saved_id = saved_rules(app)[0][1].key.removeprefix("house-")
-    page = client.get(f"/house-rules/{saved_id}/share").get_data(as_text=True)
+    page = client.get(f"{link_of(app)}/share").get_data(as_text=True)
     assert "<svg" in page
     link = re.search(r'href="(http://localhost/house-rules/shared\?r=[^"]+)"', page)
     assert link is not None
@@ -216,6 +229,9 @@ def test_a_shared_link_carries_the_rules_to_another_phone(app: Flask, client: Fl
     assert "Our rules" in other.get(f"/house-rules/shared?r={packed}").get_data(as_text=True)
     assert other.post("/house-rules/shared", data={"r": packed}).status_code == 303
     assert [rules.buys.cap_per_round for _, rules in saved_rules(app)] == [1, 1]
+    # The imported copy is the other phone's own: a second set with its own token.
+    assert other.get("/house-rules/").get_data(as_text=True).count("/rules.json") == 1
+    assert link_of(app) not in other.get("/house-rules/").get_data(as_text=True)
 
 
 def test_a_broken_shared_link_is_refused(client: FlaskClient) -> None:
@@ -285,3 +301,51 @@ def test_odd_numbers_in_keys_and_indices_are_no_server_error(client: FlaskClient
     form = {**may_i_form(), "saved": [odd], "op": [f"round-up:{odd}"], f"rounds.{odd}.deal": ["9"]}
     answered = client.post("/house-rules/check", data=form, headers=HX).status_code
     assert answered == (404 if odd == "0" else 200)  # saved set 0 does not exist
+
+
+def test_another_browser_neither_lists_nor_opens_a_set_without_its_token(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.post("/house-rules/", data=may_i_form(name="Secret rules"))
+    link = link_of(app, "Secret rules")
+    ruleset_id, token = link.split("/")[2:4]
+    other = app.test_client()
+    for page in ("/", "/house-rules/", "/games/new"):
+        assert "Secret rules" not in other.get(page).get_data(as_text=True), page
+        assert "Secret rules" in client.get(page).get_data(as_text=True), page
+    guessed = f"/house-rules/{ruleset_id}/{'x' * len(token)}"
+    for method, path in [
+        ("get", "/edit"),
+        ("get", "/share"),
+        ("get", "/rules.json"),
+        ("post", ""),
+        ("post", "/duplicate"),
+        ("post", "/delete"),
+    ]:
+        for url in (f"{guessed}{path}", f"/house-rules/{ruleset_id}{path}"):
+            response = getattr(other, method)(url, data=may_i_form(name="Stolen"))
+            assert response.status_code in (404, 405), (method, url)
+            assert "Secret rules" not in response.get_data(as_text=True)
+    checked = other.post(
+        "/house-rules/check", data={**may_i_form(), "saved": ruleset_id, "saved_token": "x"}
+    )
+    assert checked.status_code == 404
+    # Nor can a game be started with it by guessing its key.
+    new = other.get(f"/games/new?ruleset=house-{ruleset_id}").get_data(as_text=True)
+    assert f'value="house-{ruleset_id}" selected' not in new
+    started = other.post(
+        "/games/", data={"ruleset": f"house-{ruleset_id}", "players-0": "A", "players-1": "B"}
+    )
+    assert started.status_code == 422
+    assert saved_rules(app)[0][0] == "Secret rules" and len(saved_rules(app)) == 1
+    assert count(app, Game) == 0
+
+
+def test_the_set_link_opens_it_in_any_browser_that_is_given_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    client.post("/house-rules/", data=may_i_form(name="Shared rules"))
+    link = link_of(app, "Shared rules")
+    other = app.test_client()
+    assert 'value="Shared rules"' in other.get(f"{link}/edit").get_data(as_text=True)
+    assert "Shared rules" in other.get("/house-rules/").get_data(as_text=True)

@@ -8,9 +8,12 @@ from typing import Any
 from flask import Flask
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper.extensions import db
 from scorekeeper.games import house_rules
+from scorekeeper.models import HouseRules
 from scorekeeper.pages.ruleset_form import read_form
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rules.ruleset import AceRule, DealPasses, FirstDealer, ReshufflePolicy
@@ -106,10 +109,10 @@ def test_what_the_editor_saves_validates_and_round_trips(
 ) -> None:
     client = app.test_client()
     with app.app_context():
-        before = {saved.id for saved in house_rules.all_saved()}
+        before = {saved.id for saved in db.session.scalars(select(HouseRules))}
     response = client.post("/house-rules/", data=as_form(preset, name, changes))
     with app.app_context():
-        added = [saved for saved in house_rules.all_saved() if saved.id not in before]
+        added = [s for s in db.session.scalars(select(HouseRules)) if s.id not in before]
         event(f"answered {response.status_code}")
         if response.status_code != 303:
             assert response.status_code == 422 and added == []
@@ -120,7 +123,7 @@ def test_what_the_editor_saves_validates_and_round_trips(
     assert validate_ruleset(rules) == {}
     assert ruleset_from_dict(stored) == ruleset_from_dict(ruleset_to_dict(rules) | {"key": "house"})
     assert ruleset_from_json(ruleset_to_json(rules)) == rules
-    page = client.get(f"/house-rules/{saved.id}/edit").get_data(as_text=True)
+    page = client.get(f"/house-rules/{saved.id}/{saved.token}/edit").get_data(as_text=True)
     shown = read_form(editor_form(page)) | {"key": "house"}
     assert shown == stored
     card = text(page.split('id="house-card"', 1)[1])

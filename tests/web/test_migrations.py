@@ -104,3 +104,27 @@ def test_the_name_key_migration_merges_players_sqlite_kept_apart(
         db.session.remove()
         downgrade(revision="base")
         db.engine.dispose()
+
+
+def test_the_token_migration_gives_each_saved_rule_set_its_own_secret(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    app = make_app(empty_database_url, str(tmp_path))
+    with app.app_context():
+        upgrade(revision="c7e2a41d9b30")  # before tokens: every saved set was open to anyone
+        saved = (
+            "INSERT INTO house_rules (id, name, rules_json, created_at, updated_at) "
+            "VALUES (:id, :name, '{}', :now, :now)"
+        )
+        for id_, name in ((1, "Ours"), (2, "Theirs")):
+            db.session.execute(
+                text(saved), {"id": id_, "name": name, "now": "2026-01-01 00:00:00+00"}
+            )
+        db.session.commit()
+        upgrade()
+        tokens = list(db.session.scalars(text("SELECT token FROM house_rules ORDER BY id")))
+        assert len(tokens) == len(set(tokens)) == 2
+        assert all(len(token) >= 32 for token in tokens)
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()

@@ -17,6 +17,7 @@ from scorekeeper.models import (
     CardTable,
     Change,
     Game,
+    HouseRules,
     Player,
     Round,
     RoundResult,
@@ -27,6 +28,7 @@ from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from tests.conftest import Table
 from tests.web.test_games import HX, PLAYERS
+from tests.web.test_house_rules import form_of
 
 GAMES = 10_000
 Sent = list[tuple[str, Any]]
@@ -159,6 +161,14 @@ def other_games(app: Flask, count: int) -> None:
                 for k in range(3)
             ],
         )
+        rows(  # other tables' saved rule sets: this browser's list must not read them
+            HouseRules,
+            [
+                {"name": f"Set {i}", "rules_json": rules, "token": f"h{i}", "created_at": now}
+                | {"updated_at": now}
+                for i in ids
+            ],
+        )
         db.session.commit()
         if db.engine.dialect.name == "postgresql":
             db.session.execute(text("ANALYZE"))  # every table, the empty ones (tables) too
@@ -193,6 +203,8 @@ def visits(table: Table, app: Flask) -> dict[str, Visit]:
             f"/api/v1/games/{game_id}/buys", json={"seat": 3}, headers=api
         ),
         "API game": lambda _v: client.get(f"/api/v1/games/{game_id}", headers=api),
+        "house rules": lambda _v: client.get("/house-rules/"),  # this browser's sets, by id
+        "new game form": lambda _v: client.get("/games/new"),
         "start a game": lambda _v: client.post(
             "/games/",
             data={
@@ -248,6 +260,8 @@ def scans(app: Flask, sent: Sent) -> list[str]:
 def test_each_page_sends_as_many_statements_at_10000_games_and_none_scans(
     app: Flask, table: Table
 ) -> None:
+    saved = form_of({**ruleset_to_dict(MAY_I), "name": "Ours"})
+    assert table.client.post("/house-rules/", data=saved).status_code == 303
     table.start(PLAYERS, ruleset="unlimited-buys")
     table.buy("Ben")
     table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 55})
