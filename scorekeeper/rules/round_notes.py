@@ -6,7 +6,7 @@ from .messages import N_, Message, msg, nmsg
 from .rules_card import exact_lifted_message
 from .ruleset import ReshufflePolicy, RuleSet
 from .sheet_words import worded
-from .table import TableSetup, round_spec_for
+from .table import TableSetup, contract_message, round_spec_for
 
 
 def exact_cut(players: int, deal: int) -> int:
@@ -28,7 +28,7 @@ def round_notes(rules: RuleSet, setup: TableSetup, players: int) -> tuple[Messag
         notes.append(
             msg(
                 N_("Lay down exactly the contract: %(contract)s, no longer."),
-                contract=_exact_contract(setup),
+                contract=contract_message(setup.contract, lengths=True),
             )
         )
     if not rules.melds.abutting_runs and setup.contract.runs > 1:
@@ -63,33 +63,6 @@ def _buys(rules: RuleSet, setup: TableSetup) -> list[Message]:
     if rules.buys.no_buy_after_contract_down:
         notes.append(msg(N_("Nobody may buy once their contract is down.")))
     return notes
-
-
-def _exact_contract(setup: TableSetup) -> Message:
-    """The contract with its exact lengths always said ("2 books of 3 + 1 run of 4")."""
-    contract = setup.contract
-    parts = []
-    if contract.books:
-        parts.append(
-            nmsg(
-                "%(count)s book of %(length)s",
-                "%(count)s books of %(length)s",
-                contract.books,
-                length=contract.book_length,
-            )
-        )
-    if contract.runs:
-        parts.append(
-            nmsg(
-                "%(count)s run of %(length)s",
-                "%(count)s runs of %(length)s",
-                contract.runs,
-                length=contract.run_length,
-            )
-        )
-    if len(parts) == 1:
-        return parts[0]
-    return msg(N_("%(books)s + %(runs)s"), books=parts[0], runs=parts[1])
 
 
 def _stock(rules: RuleSet) -> Message:

@@ -100,10 +100,13 @@ def seats_around(dealer: int, players: int, *, cuts: bool) -> tuple[int, int | N
     return (dealer + 1) % players, (dealer - 1) % players if cuts else None
 
 
-def describe_contract(contract: Contract) -> tuple[Message, ...]:
-    """Name a contract, one part per meld kind ("2 books", "3 runs of 5"); join with " + "."""
+def describe_contract(contract: Contract, *, lengths: bool = False) -> tuple[Message, ...]:
+    """Name a contract, one part per meld kind ("2 books", "3 runs of 5"); join with " + ".
+
+    Plain lengths go unsaid unless `lengths` asks for every length ("2 books of 3").
+    """
     parts: list[Message] = []
-    if contract.books and contract.book_length == _PLAIN.book_length:
+    if contract.books and contract.book_length == _PLAIN.book_length and not lengths:
         parts.append(nmsg("%(count)s book", "%(count)s books", contract.books))
     elif contract.books:
         parts.append(
@@ -114,7 +117,7 @@ def describe_contract(contract: Contract) -> tuple[Message, ...]:
                 length=contract.book_length,
             )
         )
-    if contract.runs and contract.run_length == _PLAIN.run_length:
+    if contract.runs and contract.run_length == _PLAIN.run_length and not lengths:
         parts.append(nmsg("%(count)s run", "%(count)s runs", contract.runs))
     elif contract.runs:
         parts.append(
@@ -128,9 +131,9 @@ def describe_contract(contract: Contract) -> tuple[Message, ...]:
     return tuple(parts)
 
 
-def contract_message(contract: Contract) -> Message:
+def contract_message(contract: Contract, *, lengths: bool = False) -> Message:
     """A contract as one message: "2 books + 1 run", for quoting in a sentence."""
-    parts = describe_contract(contract)
+    parts = describe_contract(contract, lengths=lengths)
     if len(parts) == 1:
         return parts[0]
     return msg(N_("%(books)s + %(runs)s"), books=parts[0], runs=parts[1])
