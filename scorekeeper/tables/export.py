@@ -47,20 +47,7 @@ def game_csv(state: GameState) -> str:
 
 def table_csv(states: Iterable[GameState]) -> str:
     """Every game of a table, one row per game and player, for a spreadsheet's pivot table."""
-    rows: list[Sequence[object]] = [
-        [
-            "game",
-            "date",
-            "rule_set",
-            "finished",
-            "seat",
-            "player",
-            "total",
-            "rounds_out",
-            "buys",
-            "winner",
-        ]
-    ]
+    rows: list[Sequence[object]] = [TABLE_COLUMNS]
     for state in states:
         totals = state.running[-1] if state.running else (0,) * state.players
         out = rounds_gone_out(state.outcomes, state.players)
