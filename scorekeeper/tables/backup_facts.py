@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..extensions import db
 from ..models import Buy, CardTable, Change, Game, Round, RoundResult, Seat, TablePlayer
-from .backup_format import BackupBuy, BackupChange, BackupGame, BackupResult, BackupRound
+from .backup_format import BackupChange, BackupGame, BackupRound
 
 CHANGE_FIELDS = (
     "action_id",
@@ -50,21 +50,8 @@ def game_facts(game: Game, uid_of: dict[int, str], changes: list[Change]) -> Bac
 
 
 def _round_facts(played: Round) -> BackupRound:
-    """A round as its backup form."""
-    return BackupRound(
-        number=played.number,
-        dealer=played.dealer,
-        tiebreak_seats=played.tiebreak_seats,
-        run_outs=played.run_outs,
-        ended_by_stock=played.ended_by_stock,
-        cut_bonus_seat=played.cut_bonus_seat,
-        ended_at=played.ended_at,
-        results=[
-            BackupResult(seat=r.seat, went_out=r.went_out, points=r.points, cards=r.cards)
-            for r in played.results
-        ],
-        buys=[BackupBuy(seat=b.seat, created_at=b.created_at) for b in played.buys],
-    )
+    """A round as its backup form: the same fields, read from the stored round."""
+    return BackupRound.model_validate(played)
 
 
 def rebuild_game(facts: BackupGame, table: CardTable, people: dict[str, TablePlayer]) -> Game:
@@ -91,15 +78,7 @@ def rebuild_game(facts: BackupGame, table: CardTable, people: dict[str, TablePla
 
 def _rebuild_round(played: BackupRound) -> Round:
     """A round made again from its backup form."""
-    made = Round(
-        number=played.number,
-        dealer=played.dealer,
-        tiebreak_seats=played.tiebreak_seats,
-        run_outs=played.run_outs,
-        ended_by_stock=played.ended_by_stock,
-        cut_bonus_seat=played.cut_bonus_seat,
-        ended_at=played.ended_at,
-    )
+    made = Round(**played.model_dump(exclude={"results", "buys"}))
     made.results = [RoundResult(**result.model_dump()) for result in played.results]
     made.buys = [Buy(**buy.model_dump()) for buy in played.buys]
     return made

@@ -23,7 +23,8 @@ Uid = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
 class Part(BaseModel):
     """A part of the backup: unknown fields are refused, so a typo is not silently dropped."""
 
-    model_config = ConfigDict(extra="forbid")
+    # from_attributes: a stored row reads into its backup form field by field.
+    model_config = ConfigDict(extra="forbid", from_attributes=True)
 
 
 class BackupPlayer(Part):
@@ -58,6 +59,7 @@ class BackupRound(Part):
     number: int = Field(ge=1, le=100)
     dealer: int = Field(ge=0, le=7)
     tiebreak_seats: list[int] | None = Field(default=None, max_length=8)
+    down_seats: list[int] | None = Field(default=None, max_length=8)  # who was marked down
     run_outs: int = Field(ge=0, le=10)
     ended_by_stock: bool
     cut_bonus_seat: int | None = Field(default=None, ge=0, le=7)

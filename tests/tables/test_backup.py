@@ -98,7 +98,8 @@ def save_house_rules(app: Flask, client: FlaskClient) -> None:
 
 
 def played_table(app: Flask, client: FlaskClient) -> str:
-    """A table with a finished game, a tied one, a buy, an undone change, a merge, house rules."""
+    """A table with a finished game, a tied one, a buy, an undone change, a merge, house rules,
+    and a game in play with a player marked down."""
     save_house_rules(app, client)
     url = open_table(client)
     first = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
@@ -107,7 +108,8 @@ def played_table(app: Flask, client: FlaskClient) -> str:
     client.post(f"{first.url}/undo")
     play(first, BEN_WINS)
     play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), TIED_GAME)
-    start_at(client, url, ["Anne", "Ben"])
+    in_play = start_at(client, url, ["Anne", "Ben"])
+    assert client.post(f"{in_play.url}/down", data={"seat": 1, "down": 1}).status_code == 303
     with app.app_context():
         ids = dict(db.session.execute(select(TablePlayer.name, TablePlayer.id)).tuples().all())
     client.post(f"{url}/merge", data={"merged": ids["Anne"], "into": ids["Anna"]})
