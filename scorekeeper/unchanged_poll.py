@@ -1,10 +1,10 @@
 """The unchanged poll answered before Flask: most of a live table's requests, one query each.
 
 Every phone asks every 2 s whether its game changed; nearly always it has not. That answer
-(204, no body) needs no session, locale, CSRF, template or ORM object, so it is given here,
-in front of the Flask app, from one Core select. Anything else (another version, a link that
-opens nothing, a client past its link-miss limit, a malformed URL) goes on to Flask, which
-answers it exactly as before, so refusals and their counting stay in one place.
+(empty, and htmx told not to swap) needs no session, locale, CSRF, template or ORM object, so
+it is given here, in front of the Flask app, from one Core select. Anything else (another
+version, a link that opens nothing, a client past its link-miss limit, a malformed URL) goes on
+to Flask, which answers it exactly as before, so refusals and their counting stay in one place.
 """
 
 from __future__ import annotations
@@ -20,14 +20,17 @@ from sqlalchemy import Engine, bindparam, select
 from .extensions import db
 from .games.links import LARGEST_ID, role_of
 from .models import Game
+from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
 
 POLL_PATH = re.compile(r"/g/(\d+)/([^/]+)/version")
 LINKS_AND_VERSION = select(Game.version, Game.edit_token, Game.view_token).where(
     Game.id == bindparam("game_id")
 )
-# The headers add_security_headers gives every answer under /g/.
+# pages.rendering.unchanged() as raw WSGI, with the headers add_security_headers gives every
+# answer under /g/.
 HEADERS = [
+    *UNCHANGED_HEADERS,
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("Referrer-Policy", "no-referrer"),
     ("X-Content-Type-Options", "nosniff"),
@@ -43,7 +46,7 @@ WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
 class UnchangedPoll:
-    """WSGI middleware: 204 for a poll whose link opens the game at the version it names."""
+    """WSGI middleware: "unchanged" for a poll whose link opens the game at the version it names."""
 
     def __init__(self, app: Flask, inner: WsgiApp) -> None:
         self.app = app
@@ -52,7 +55,7 @@ class UnchangedPoll:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and self._unchanged(environ):
-            start_response("204 No Content", HEADERS)
+            start_response("200 OK", HEADERS)
             return []
         return self.inner(environ, start_response)
 

@@ -17,7 +17,7 @@ from .forms import MAX_SEATS, NewGameForm
 from .house_rule_links import rules_by_key
 from .links import GAME, open_in_browser, openable_games, protect, shown_state
 from .posted import ascii_index
-from .rendering import respond, wants_fragment
+from .rendering import respond, unchanged, wants_fragment
 from .ruleset_form import encode
 
 bp = Blueprint("games", __name__)
@@ -95,10 +95,10 @@ def sheet(game_id: int) -> Response:
 
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
-    """Answer 204 while the game is unchanged, else the asking page's regions, up to date."""
+    """Answer "unchanged" while the game is, else the asking page's regions, up to date."""
     seen = request.args.get("v", type=int)
     if seen == g.version:  # read by the link check: one query per poll
-        return Response(status=204)
+        return unchanged()
     page = live.asked_page()
     state = shown_state(game_id, g.version)
     if page is not None:

@@ -13,6 +13,16 @@ from ..i18n import translate
 from ..rules.errors import RuleError
 from .live import change_answer
 
+# "Nothing changed": an empty 200 that htmx does not swap, rather than a 204, because waitress
+# closes the connection after every 204 (it may carry no Content-Length), so a phone polling
+# every 2 s would open a new connection each time.
+UNCHANGED_HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none")]
+
+
+def unchanged() -> Response:
+    """The answer to a poll whose game has not changed."""
+    return Response(status=200, headers=UNCHANGED_HEADERS)
+
 
 def wants_fragment() -> bool:
     """An htmx request for part of a page (not a boosted or history-restore page load)."""
