@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event, select
+from sqlalchemy import Row, event, select
 from sqlalchemy.engine import Connection
 
 from .extensions import db
@@ -48,6 +48,21 @@ def lock_game(game_id: int) -> None:
         db.session.connection(execution_options={IMMEDIATE: True})
         return
     db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+
+
+def lock_game_row(game_id: int) -> Row[tuple[int, int, str, str]] | None:
+    """lock_game, answering the game's id, version and links as the lock finds them.
+
+    On PostgreSQL the lock's own statement reads them (SELECT … FOR UPDATE returns the row as
+    the last change committed it); on SQLite one select after BEGIN IMMEDIATE. None: no game.
+    """
+    query = select(Game.id, Game.version, Game.edit_token, Game.view_token)
+    query = query.where(Game.id == game_id)
+    if db.engine.dialect.name == "sqlite":
+        db.session.connection(execution_options={IMMEDIATE: True})
+    else:
+        query = query.with_for_update()
+    return db.session.execute(query).one_or_none()
 
 
 def lock_table(table_id: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import request
 
 from ..games import links
+from ..games.state import GameState
 from ..models import Game
 from .problems import Problem
 
@@ -30,6 +31,17 @@ def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
     except links.LinkRefused as refusal:
         raise _problem(refusal) from None
     return game
+
+
+def open_change(game_id: int) -> GameState:
+    """The game this request's link opens for a change to the round being played: locked,
+    then its state at the version read with the lock (games.links.open_change); refused as
+    open_game refuses."""
+    try:
+        state, _access = links.open_change(game_id, bearer_token())
+    except links.LinkRefused as refusal:
+        raise _problem(refusal) from None
+    return state
 
 
 def open_version(game_id: int) -> int:

@@ -7,14 +7,14 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from ..games import actions, round_end
 from ..games.history import changes
 from ..games.may_i import rule_on_call
-from ..games.state import game_state, load_game
+from ..games.state import GameState, game_state, load_game
 from ..i18n import translate_text
 from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
 from ..rules.ruleset_json import ruleset_from_dict
 from . import conflicts, house_rules, openapi, problems, sharing
-from .access import open_game
+from .access import open_change, open_game
 from .answer_base import answer
 from .answers import (
     Change,
@@ -58,9 +58,9 @@ def game_now(game: GameRow) -> Game:
     return Game.of(game_state(load_game(game.id)))
 
 
-def changed(game: GameRow, before: int) -> int:
+def changed(state: GameState, before: GameState) -> int:
     """201 when the action recorded something, 200 when a repeated action_id recorded nothing."""
-    return 201 if game.version != before else 200
+    return 201 if state.game.version != before.game.version else 200
 
 
 @bp.get("/openapi.json")
@@ -110,32 +110,29 @@ def games_show(game_id: int) -> tuple[Response, int]:
 @documented({201: Game, 200: Game}, SeatChange)
 def buys_create(game_id: int) -> tuple[Response, int]:
     """Record a "May I?" buy (200 when the action_id was already recorded)."""
-    game = open_game(game_id, change=True)
-    buy = read(SeatChange, players=len(game.seats))
-    before = game.version
-    actions.record_buy(game, buy.seat, buy.action_id, buy.version)
-    return answer(game_now(game), changed(game, before))
+    state = open_change(game_id)
+    buy = read(SeatChange, players=state.players)
+    after = actions.record_buy(state, buy.seat, buy.action_id, buy.version)
+    return answer(Game.of(after), changed(after, state))
 
 
 @bp.post(f"{GAME}/buys/remove")
 @documented({200: Game}, SeatChange)
 def buys_remove(game_id: int) -> tuple[Response, int]:
     """Take back a player's last buy this round (a mis-tap)."""
-    game = open_game(game_id, change=True)
-    mistap = read(SeatChange, players=len(game.seats))
-    actions.remove_buy(game, mistap.seat, mistap.action_id, mistap.version)
-    return answer(game_now(game))
+    state = open_change(game_id)
+    mistap = read(SeatChange, players=state.players)
+    return answer(Game.of(actions.remove_buy(state, mistap.seat, mistap.action_id, mistap.version)))
 
 
 @bp.post(f"{GAME}/down")
 @documented({201: Game, 200: Game}, DownMark)
 def down_create(game_id: int) -> tuple[Response, int]:
     """Mark that a player's contract is down this round, or take the mark back."""
-    game = open_game(game_id, change=True)
-    mark = read(DownMark, players=len(game.seats))
-    before = game.version
-    actions.mark_down(game, mark.seat, mark.down, mark.action_id)
-    return answer(game_now(game), changed(game, before))
+    state = open_change(game_id)
+    mark = read(DownMark, players=state.players)
+    after = actions.mark_down(state, mark.seat, mark.down, mark.action_id)
+    return answer(Game.of(after), changed(after, state))
 
 
 @bp.post(f"{GAME}/arbiter")
@@ -143,33 +140,32 @@ def down_create(game_id: int) -> tuple[Response, int]:
 def arbiter_rule(game_id: int) -> tuple[Response, int]:
     """Say who gets a discard and why; with "record", record the buy when it is one."""
     record = read_json().get("record") is True  # only the edit link may record the buy
-    game = open_game(game_id, change=record)
-    call = read(Call, players=len(game.seats))
+    state = open_change(game_id) if record else game_state(open_game(game_id, change=False))
+    call = read(Call, players=state.players)
     ruling = rule_on_call(
-        game_state(game), call.discarder, call.callers, call.turn_player_draws, call.bought_above
+        state, call.discarder, call.callers, call.turn_player_draws, call.bought_above
     )
     winner = ruling.winner if call.record and ruling.is_buy else None
-    if winner is not None:
-        actions.record_buy(game, winner, call.action_id, call.version, call.bought_above)
-    state = None if winner is None else game_now(game)
-    return answer(Ruling.of(ruling, state), 200 if winner is None else 201)
+    if winner is None:
+        return answer(Ruling.of(ruling, None), 200)
+    after = actions.record_buy(state, winner, call.action_id, call.version, call.bought_above)
+    return answer(Ruling.of(ruling, Game.of(after)), 201)
 
 
 @bp.post(f"{GAME}/run-outs")
 @documented({201: RunOut, 200: RunOut}, RunOutReport)
 def run_outs_create(game_id: int) -> tuple[Response, int]:
     """Record that the stock ran out, and say what the table does now."""
-    game = open_game(game_id, change=True)
+    state = open_change(game_id)
     report = read(RunOutReport)  # its version is taken but `seen` settles two taps for one
-    before = game.version
-    outcome = actions.record_run_out(game, report.seen, report.action_id)
+    outcome, after = actions.record_run_out(state, report.seen, report.action_id)
     run_out = RunOut(
         number=outcome.number,
         ends_round=outcome.ends_round,
         instruction=translate_text(outcome.instruction),
-        game=game_now(game),
+        game=Game.of(after),
     )
-    return answer(run_out, changed(game, before))
+    return answer(run_out, changed(after, state))
 
 
 @bp.put(f"{GAME}/rounds/<int(max={MAX_NUMBER}):number>")

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..database import lock_writes
 from ..extensions import db
-from ..models import Buy, Game, Player, Round, Seat, TablePlayer
+from ..models import Game, Player, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
@@ -19,7 +19,7 @@ from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
 from ..rules.table import table_setup
-from . import history, links
+from . import history, links, writes
 from .refusals import Conflict
 from .state import CurrentRound, GameState, game_state
 
@@ -97,16 +97,20 @@ def _create_game(
 
 
 def record_buy(
-    game: Game,
+    state: GameState,
     seat: int,
     action_id: str | None = None,
     base_version: int | None = None,
     bought_above: int | None = None,
-) -> None:
-    """Record a "May I?" buy, unless the rules refuse it (caps; twice in one chain)."""
-    if history.already_done(game, action_id):
-        return
-    state, current = _playing(game, seat)
+) -> GameState:
+    """Record a "May I?" buy, unless the rules refuse it (caps; twice in one chain).
+
+    `state` is the game's at the version read with its lock (games/writes.py); every change
+    here answers the state it makes, which is `state` itself when nothing was recorded.
+    """
+    if history.already_done(state.game, action_id):
+        return state
+    current = _playing(state, seat)
     _check_buys_unchanged(state, current, seat, base_version)
     refusal = buy_after_stock_refusal(state.rules, current.run_outs) or buy_refusal(
         state.rules,
@@ -119,78 +123,73 @@ def record_buy(
     )
     if refusal is not None:
         raise RuleError(refusal, field="seat")
-    record_ = round_record(game, current)
-    buy = Buy(seat=seat)
-    record_.buys.append(buy)
-    db.session.flush()
-    history.record(
-        game, "buy", action_id, round_number=current.number, seat=seat, after={"buy_id": buy.id}
-    )
-    db.session.commit()
+    record_ = writes.round_to_change(state)
+    buy_id = writes.add_buy(record_, seat)
+    return writes.commit(state, record_, "buy", action_id, seat=seat, after={"buy_id": buy_id})
 
 
 def remove_buy(
-    game: Game, seat: int, action_id: str | None = None, base_version: int | None = None
-) -> None:
+    state: GameState, seat: int, action_id: str | None = None, base_version: int | None = None
+) -> GameState:
     """Take back a player's last buy this round (a mis-tap)."""
-    if history.already_done(game, action_id):
-        return
-    state, current = _playing(game, seat)
+    if history.already_done(state.game, action_id):
+        return state
+    current = _playing(state, seat)
     _check_buys_unchanged(state, current, seat, base_version)
-    record_ = round_record(game, current)
-    mine = [buy for buy in record_.buys if buy.seat == seat]
+    bought = state.rounds[current.number].buys if current.number in state.rounds else []
+    mine = [buy for buy in bought if buy.seat == seat]
     if not mine:
         raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
-    record_.buys.remove(mine[-1])
-    history.record(game, "buy_removed", action_id, round_number=current.number, seat=seat)
-    db.session.commit()
+    record_ = writes.round_to_change(state)
+    writes.remove_buy(record_, mine[-1])
+    return writes.commit(state, record_, "buy_removed", action_id, seat=seat)
 
 
-def mark_down(game: Game, seat: int, down: bool, action_id: str | None = None) -> None:
+def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = None) -> GameState:
     """Mark that a player's contract is down this round, or take the mark back (a mis-tap)."""
-    if history.already_done(game, action_id):
-        return
-    _, current = _playing(game, seat)
+    if history.already_done(state.game, action_id):
+        return state
+    current = _playing(state, seat)
     if (seat in current.down) == down:
-        return  # another phone marked it already: nothing to change
-    record_ = round_record(game, current)
+        return state  # another phone marked it already: nothing to change
     before = list(current.down)
     after = [*before, seat] if down else [s for s in before if s != seat]
-    record_.down_seats = after
-    history.record(
-        game,
+    record_ = writes.round_to_change(state)
+    writes.set_round(record_, down_seats=after)
+    return writes.commit(
+        state,
+        record_,
         "down" if down else "down_removed",
         action_id,
-        round_number=current.number,
         seat=seat,
         before={"down": before},
         after={"down": after},
     )
-    db.session.commit()
 
 
-def record_run_out(game: Game, seen: int | None = None, action_id: str | None = None) -> RunOut:
+def record_run_out(
+    state: GameState, seen: int | None = None, action_id: str | None = None
+) -> tuple[RunOut, GameState]:
     """Record that the stock ran out; two phones tapping for one event record it once."""
-    state, current = _playing(game)
+    current = _playing(state)
     if seen is not None and seen > current.run_outs:
         raise RuleError(msg(N_("The stock has not run out that often yet.")), field="seen")
     already = seen is not None and seen < current.run_outs
-    if (already or history.already_done(game, action_id)) and current.run_outs:
+    if (already or history.already_done(state.game, action_id)) and current.run_outs:
         # Another phone (or a double tap) recorded this run-out: answer what it was.
-        return stock_ran_out(state.rules, current.run_outs - 1)
+        return stock_ran_out(state.rules, current.run_outs - 1), state
     outcome = stock_ran_out(state.rules, current.run_outs)
-    record_ = round_record(game, current)
-    record_.run_outs = outcome.number
-    history.record(
-        game,
+    record_ = writes.round_to_change(state)
+    writes.set_round(record_, run_outs=outcome.number)
+    changed = writes.commit(
+        state,
+        record_,
         "run_out",
         action_id,
-        round_number=current.number,
         before={"run_outs": outcome.number - 1},
         after={"run_outs": outcome.number},
     )
-    db.session.commit()
-    return outcome
+    return outcome, changed
 
 
 def undo_last(game: Game, action_id: str | None = None, base_version: int | None = None) -> None:
@@ -235,9 +234,9 @@ def _check_buys_unchanged(
     state: GameState, current: CurrentRound, seat: int, base_version: int | None
 ) -> None:
     """Refuse a buy change when this player's buys changed since the phone last saw them."""
-    if base_version is None or not history.changes_since(
-        state.game, base_version, current.number, seat
-    ):
+    if base_version is None or base_version >= state.game.version:
+        return  # the phone saw the game as it is (versions only grow): nothing to look up
+    if not history.changes_since(state.game, base_version, current.number, seat):
         return
     message = msg(
         N_("Meanwhile %(name)s's buys changed: now %(count)s. Tap again if you still mean it."),
@@ -254,14 +253,13 @@ def _player(name: str) -> Player:
     return db.session.scalar(query) or Player(name=name, name_key=key)
 
 
-def _playing(game: Game, seat: int | None = None) -> tuple[GameState, CurrentRound]:
-    """The state and current round, refusing when the game is over or the seat is not playing."""
-    state = game_state(game)
+def _playing(state: GameState, seat: int | None = None) -> CurrentRound:
+    """The current round, refusing when the game is over or the seat is not playing."""
     if state.current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
     if seat is not None and seat not in state.current.seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="seat")
-    return state, state.current
+    return state.current
 
 
 def _game_buys(state: GameState, seat: int) -> int:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from ..extensions import db
 from ..models import Buy, Change, Game, Round, RoundResult, utcnow
@@ -20,6 +21,30 @@ def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change
     db.session.add(change)
     game.updated_at = utcnow()
     return change
+
+
+def write(
+    game_id: int, version: int, kind: str, action_id: str | None, round_number: int, **facts: Any
+) -> tuple[int, datetime]:
+    """record for a change written past the ORM (games/writes.py): the same history row and
+    version bump, one INSERT and one UPDATE; answers the new version and the time of the change.
+
+    `version` is the one read with the game's lock, so the bump finds it: anything else is a
+    change that skipped the lock, refused here rather than left for a kept state to hide.
+    """
+    now, bumped = utcnow(), version + 1
+    given = {key: value for key, value in facts.items() if value is not None}  # None: not given
+    row = {"game_id": game_id, "action_id": action_id or None, "kind": kind, "version": bumped}
+    connection = db.session.connection()
+    connection.execute(insert(Change), row | given | {"round_number": round_number})
+    moved = connection.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.version == version)
+        .values(version=bumped, updated_at=now)
+    )
+    if moved.rowcount != 1:
+        raise RuntimeError(f"game {game_id} is no longer at version {version}")
+    return bumped, now
 
 
 def already_done(game: Game, action_id: str | None) -> bool:

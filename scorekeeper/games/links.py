@@ -12,11 +12,12 @@ from typing import Literal, Protocol
 
 from sqlalchemy import select
 
-from ..database import lock_game
+from ..database import lock_game, lock_game_row
 from ..extensions import db
 from ..models import Game, RetiredLink
 from ..rules.messages import N_, Message, msg
-from .state import game_with_facts
+from .state import GameState, game_with_facts
+from .writes import state_for_change
 
 TOKEN_BYTES = 24  # 192 bits from the OS's CSPRNG; a link is as strong as a password
 LARGEST_ID = 2**31 - 1  # the id column's range: a larger id names no game
@@ -71,6 +72,17 @@ def open_game(
     if game_id <= LARGEST_ID:
         game = game_with_facts(game_id) if facts else db.session.get(Game, game_id)
     return game, _access(game_id, game, token, change)
+
+
+def open_change(game_id: int, token: str | None) -> tuple[GameState, Access]:
+    """The game a link opens for a change to the round being played (games/writes.py): locked
+    first, its version and links read with the lock, then its state at that version."""
+    if token is None:
+        raise LinkRefused(401, msg(NO_LINK))
+    row = lock_game_row(game_id) if game_id <= LARGEST_ID else None
+    access = _access(game_id, row, token, change=True)
+    assert row is not None  # _access refused a missing game
+    return state_for_change(game_id, int(row.version)), access
 
 
 def open_version(game_id: int, token: str | None) -> tuple[int, Access]:

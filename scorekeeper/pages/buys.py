@@ -11,7 +11,7 @@ from ..games.refusals import status_of
 from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
-from .links import GAME, protect, shown_state
+from .links import GAME, locked_state, protect, shown_state
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import after_change, field_errors, respond
 
@@ -43,40 +43,40 @@ def index(game_id: int) -> Response:
 @bp.post("/buys")
 def create(game_id: int) -> Response:
     """Record a "May I?" buy for a player, or say why it is refused."""
-    game, seat = load_game(game_id), posted_seat()
+    state, seat = locked_state(), posted_seat()
     try:
-        actions.record_buy(game, seat, posted_action_id(), posted_version())
+        changed = actions.record_buy(state, seat, posted_action_id(), posted_version())
     except RuleError as error:
-        return _refused(game_state(load_game(game_id)), seat, error)
-    return _changed(game_state(game))
+        return _refused(state, seat, error)
+    return _changed(changed)
 
 
 @bp.post("/buys/remove")
 def remove(game_id: int) -> Response:
     """Take back a player's last buy this round."""
-    game, seat = load_game(game_id), posted_seat()
+    state, seat = locked_state(), posted_seat()
     try:
-        actions.remove_buy(game, seat, posted_action_id(), posted_version())
+        changed = actions.remove_buy(state, seat, posted_action_id(), posted_version())
     except RuleError as error:
-        return _refused(game_state(load_game(game_id)), seat, error)
-    return _changed(game_state(game))
+        return _refused(state, seat, error)
+    return _changed(changed)
 
 
 @bp.post("/down")
 def down(game_id: int) -> Response:
     """Mark that a player's contract is down this round, or take the mark back."""
-    game, seat = load_game(game_id), posted_seat()
+    state, seat = locked_state(), posted_seat()
     try:
-        actions.mark_down(
-            game, seat, request.form.get("down") == "1", request.form.get("action_id")
+        changed = actions.mark_down(
+            state, seat, request.form.get("down") == "1", request.form.get("action_id")
         )
     except RuleError as error:
-        return _refused(game_state(load_game(game_id)), seat, error)
-    return _changed(game_state(game))
+        return _refused(state, seat, error)
+    return _changed(changed)
 
 
 def _refused(state: GameState, seat: int, error: RuleError) -> Response:
-    """The buys region with the refusal at the player it names."""
+    """The buys region with the refusal at the player it names (nothing was written)."""
     errors = field_errors(error)
     return respond(
         PAGE,
@@ -114,20 +114,18 @@ def rule(game_id: int) -> Response:
 @arbiter_bp.post("/arbiter/buys")
 def record_buy(game_id: int) -> Response:
     """Record the buy the arbiter gave, and close its ruling."""
-    game, seat = load_game(game_id), posted_seat()
+    state, seat = locked_state(), posted_seat()
     try:
         action_id, version, above = (
             posted_action_id(),
             posted_version(),
             posted_bought_above(),
         )
-        actions.record_buy(game, seat, action_id, version, above)
+        changed = actions.record_buy(state, seat, action_id, version, above)
     except RuleError as error:
-        state = game_state(load_game(game_id))
         errors = {"discarder": [translate(error.message)]}
         return respond(
             PAGE, "games/_arbiter.html", status_of(error), state=state, arbiter_errors=errors
         )
     location = url_for("games.show", game_id=game_id)
-    state = game_state(game)
-    return after_change(location, "games/_arbiter.html", state, recorded=seat)
+    return after_change(location, "games/_arbiter.html", changed, recorded=seat)

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, g, redirect, request, session, 
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.links import Access, LinkRefused, open_game, open_version, role_of
+from ..games.links import Access, LinkRefused, open_change, open_game, open_version, role_of
 from ..games.state import GameState, game_state, kept_states, load_game, recent_games
 from .rendering import respond
 
@@ -29,6 +29,12 @@ KEEPING = frozenset(
     }
 )
 
+# Changes to the round being played: they start from the state at the version read with the
+# lock (games/writes.py), kept or derived, and write past the ORM.
+ROUND_CHANGES = frozenset(
+    {"buys.create", "buys.remove", "buys.down", "arbiter.record_buy", "stock.run_out"}
+)
+
 
 def protect(blueprint: Blueprint) -> None:
     """Open the game link in each of the blueprint's URLs; a view link changes nothing."""
@@ -46,6 +52,12 @@ def require_edit() -> None:
     """Refuse a page that only an editor uses (403) to a view link."""
     if not current_access().can_edit:
         abort(403)
+
+
+def locked_state() -> GameState:
+    """The state a round change starts from: the game's at the version read with its lock."""
+    state: GameState = g.locked_state
+    return state
 
 
 def remember(access: Access) -> None:
@@ -99,6 +111,9 @@ def _open_from_url(_endpoint: str | None, values: dict[str, Any] | None) -> None
     try:
         if request.endpoint == POLL:
             g.version, g.access = open_version(game_id, token)
+            return
+        if request.endpoint in ROUND_CHANGES:
+            g.locked_state, g.access = open_change(game_id, token)
             return
         if request.endpoint in KEEPING:
             version, g.access = open_version(game_id, token)

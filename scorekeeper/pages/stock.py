@@ -6,9 +6,8 @@ from flask import Blueprint, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.state import game_state, load_game
 from ..rules.errors import RuleError
-from .links import GAME, protect, shown_state
+from .links import GAME, locked_state, protect, shown_state
 from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 
@@ -26,17 +25,14 @@ def show(game_id: int) -> Response:
 @bp.post("/run-outs")
 def run_out(game_id: int) -> Response:
     """Record that the stock ran out: re-form it, or end the round and go to scoring."""
-    game = load_game(game_id)
-    seen = posted_int("seen")
+    state, seen = locked_state(), posted_int("seen")
     try:
-        outcome = actions.record_run_out(game, seen, posted_action_id())
+        outcome, changed = actions.record_run_out(state, seen, posted_action_id())
     except RuleError as error:
-        state = game_state(load_game(game_id))
         return respond(
             PAGE, "games/_stock.html", 422, state=state, stock_errors=field_errors(error)
         )
-    state = game_state(game)
-    if outcome.ends_round and state.current is not None:
-        return go_to(url_for("rounds.edit", game_id=game_id, number=state.current.number))
+    if outcome.ends_round and changed.current is not None:
+        return go_to(url_for("rounds.edit", game_id=game_id, number=changed.current.number))
     location = url_for("games.show", game_id=game_id)
-    return after_change(location, "games/_stock.html", state)
+    return after_change(location, "games/_stock.html", changed)
