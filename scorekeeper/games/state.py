@@ -153,11 +153,14 @@ class KeptStates:
     """Derived states of recently shown games by (game id, version), least recently used out.
 
     An entry can never be stale: every change to a game's facts (buys, hands, corrections,
-    undo, run-outs, links) goes through history.record, which bumps the game's version in the
-    same transaction, and versions only grow, so no later read names an older entry's version.
+    undo, run-outs, links) goes through history.record (history.write past the ORM), which
+    bumps the game's version in the same transaction, and versions only grow, so no later read
+    names an older entry's version.
     Games of a card table are not kept: renaming or merging a table's person changes their
-    seats' names without a new version. Only pages keep states, never a change: the objects
-    are shared between threads, read-only, detached once their request ends.
+    seats' names without a new version. Pages keep the states they show; a change to the round
+    being played keeps the state it derived from new copies of the rows it wrote, after its
+    commit (games/writes.py). The objects are shared between threads and read only: detached
+    once their request ends, or never in a session at all.
     """
 
     def __init__(self) -> None:

@@ -91,13 +91,14 @@ def set_round(record: Round, **values: Any) -> None:
 def commit(
     state: GameState, record: Round, kind: str, action_id: str | None, **facts: Any
 ) -> GameState:
-    """Write the history entry and the version bump, commit, and keep the state they make."""
+    """Write the history entry and the version bump, derive the state they make, commit, and
+    keep that state. Derived before the commit: a surprise there writes nothing."""
     game = state.game
     version, now = history.write(game.id, game.version, kind, action_id, record.number, **facts)
-    db.session.commit()
     rounds = [kept for kept in game.rounds if kept.number != record.number] + [record]
     rounds.sort(key=lambda kept: kept.number)
     changed = game_state(_copy(game, version=version, updated_at=now, rounds=rounds), state.rules)
+    db.session.commit()
     kept_states().keep(changed)
     return changed
 
