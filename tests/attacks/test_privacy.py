@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from scorekeeper.extensions import db
 from scorekeeper.pages import games as game_pages
 from tests.conftest import Table
-from tests.tables.helpers import open_table
 from tests.databases import make_app
+from tests.tables.helpers import open_table
 
 
 @pytest.fixture
