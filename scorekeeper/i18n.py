@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, time
+from functools import lru_cache
 
+from babel.dates import format_time, get_time_format, tokenize_pattern
 from babel.lists import format_list
+from babel.numbers import format_decimal
 from flask import Flask, current_app, request
-from flask_babel import get_locale, gettext, ngettext, npgettext, pgettext
+from flask_babel import (
+    format_number,
+    format_time as format_time_here,
+    get_locale,
+    gettext,
+    ngettext,
+    npgettext,
+    pgettext,
+    to_user_timezone,
+)
 from markupsafe import Markup, escape
 
 from .extensions import babel
@@ -90,7 +103,51 @@ def current_locale() -> str:
     return str(get_locale())
 
 
+# Pattern letters that read nothing but the hour and minute (and AM/PM or the day period).
+CLOCK_FIELDS = frozenset("hHkKmaBb")
+
+
+def number_text(value: object) -> str:
+    """A number in the table's language ("2.828" in German): Flask-Babel's `numberformat`,
+    with each whole number formatted once per language (a sheet shows a hundred of them)."""
+    if type(value) is int:
+        return _whole_number(value, current_locale())
+    return str(format_number(value))
+
+
+@lru_cache(maxsize=4096)
+def _whole_number(value: int, locale: str) -> str:
+    return format_decimal(value, locale=locale)
+
+
+def short_time(moment: datetime) -> str:
+    """A moment's time of day in the table's language and time zone, as Flask-Babel's
+    format_time(moment, "short") says it, each minute of the clock formatted once."""
+    locale = current_locale()
+    if not _reads_the_clock_alone(locale):
+        return str(format_time_here(moment, "short"))
+    local = to_user_timezone(moment)
+    return _clock(locale, local.hour, local.minute)
+
+
+@lru_cache(maxsize=8)
+def _reads_the_clock_alone(locale: str) -> bool:
+    """Whether the language's short time shows only hour and minute (no seconds, no zone)."""
+    pattern = get_time_format("short", locale).pattern
+    return all(
+        kind != "field" or value[0] in CLOCK_FIELDS for kind, value in tokenize_pattern(pattern)
+    )
+
+
+@lru_cache(maxsize=4 * 24 * 60)
+def _clock(locale: str, hour: int, minute: int) -> str:
+    return format_time(time(hour, minute), "short", locale=locale)
+
+
 def init_app(app: Flask) -> None:
     """Register the locale selector and the template helpers."""
     babel.init_app(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(translate=translate, current_locale=current_locale)
+    app.jinja_env.globals.update(
+        translate=translate, current_locale=current_locale, short_time=short_time
+    )
+    app.jinja_env.filters["numberformat"] = number_text
