@@ -6,13 +6,13 @@ from collections.abc import Callable
 from datetime import datetime, time
 from functools import lru_cache
 
-from babel.dates import format_time, get_time_format, tokenize_pattern
+from babel import dates
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from flask import Flask, current_app, request
 from flask_babel import (
     format_number,
-    format_time as format_time_here,
+    format_time,
     get_locale,
     gettext,
     ngettext,
@@ -26,6 +26,8 @@ from .extensions import babel
 from .rules.messages import Message
 
 LANGUAGE_COOKIE = "lang"
+# Time pattern letters that read nothing but the hour and minute (and AM/PM or the day period).
+CLOCK_FIELDS = frozenset("hHkKmaBb")
 
 
 def select_locale() -> str | None:
@@ -103,10 +105,6 @@ def current_locale() -> str:
     return str(get_locale())
 
 
-# Pattern letters that read nothing but the hour and minute (and AM/PM or the day period).
-CLOCK_FIELDS = frozenset("hHkKmaBb")
-
-
 def number_text(value: object) -> str:
     """A number in the table's language ("2.828" in German): Flask-Babel's `numberformat`,
     with each whole number formatted once per language (a sheet shows a hundred of them)."""
@@ -125,7 +123,7 @@ def short_time(moment: datetime) -> str:
     format_time(moment, "short") says it, each minute of the clock formatted once."""
     locale = current_locale()
     if not _reads_the_clock_alone(locale):
-        return str(format_time_here(moment, "short"))
+        return str(format_time(moment, "short"))
     local = to_user_timezone(moment)
     return _clock(locale, local.hour, local.minute)
 
@@ -133,15 +131,13 @@ def short_time(moment: datetime) -> str:
 @lru_cache(maxsize=8)
 def _reads_the_clock_alone(locale: str) -> bool:
     """Whether the language's short time shows only hour and minute (no seconds, no zone)."""
-    pattern = get_time_format("short", locale).pattern
-    return all(
-        kind != "field" or value[0] in CLOCK_FIELDS for kind, value in tokenize_pattern(pattern)
-    )
+    tokens = dates.tokenize_pattern(dates.get_time_format("short", locale).pattern)
+    return all(kind != "field" or value[0] in CLOCK_FIELDS for kind, value in tokens)
 
 
 @lru_cache(maxsize=4 * 24 * 60)
 def _clock(locale: str, hour: int, minute: int) -> str:
-    return format_time(time(hour, minute), "short", locale=locale)
+    return dates.format_time(time(hour, minute), "short", locale=locale)
 
 
 def init_app(app: Flask) -> None:

@@ -59,7 +59,9 @@ def kept_regions() -> KeptRegions:
     return kept
 
 
-def region(name: str, state: GameState, part: object = None, context: Context | None = None) -> Markup:
+def region(
+    name: str, state: GameState, part: object = None, context: Context | None = None
+) -> Markup:
     """Template `name` rendered for the state: kept, else rendered (and kept if it may be).
 
     `part` tells apart what else the region shows (the history's page); `context` gives the
@@ -81,5 +83,13 @@ def _key(name: str, state: GameState, part: object) -> Key | None:
     access = g.get("access")
     token = access.token if access is not None else None
     game = state.game
-    return (name, game.id, game.version, part, current_locale(), str(get_timezone()), token,
-            request.script_root)
+    return (
+        name,
+        game.id,
+        game.version,
+        part,
+        current_locale(),
+        str(get_timezone()),
+        token,
+        request.script_root,
+    )
