@@ -55,7 +55,7 @@ check: install
 test: check translations
 	$(BIN)/pytest -q
 
-# Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main.
+# Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
 BENCH_ARGS ?= --profile
 bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

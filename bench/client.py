@@ -128,6 +128,11 @@ class Phone:
         return answer
 
 
+def unchanged(answer: Answer) -> bool:
+    """A poll's "nothing changed": empty (a 204 before the empty 200 that keeps the connection)."""
+    return answer.status in (200, 204) and not answer.body
+
+
 def _poller(body: str) -> str | None:
     """The poller URL an answer carries, if any."""
     found = POLLER.search(body)

@@ -1,13 +1,13 @@
 """`make bench`: Scorekeeper against a bare Flask + Flask-SQLAlchemy app, both under waitress.
 
-For SQLite and PostgreSQL it serves this tree (and with --before, the `main` branch) and the
+For SQLite and PostgreSQL it serves this tree (and with --before [REV], main or REV) and the
 baseline in bench/baseline.py, each on its own scratch database, and measures interleaved
 pairs of batches: poll/static, round screen/table, score sheet/table, API buy/insert and
 form buy/insert, as throughput ratios (baseline time / our time) with p99s. Then a 6-phone
 table (every phone polling every 2 s, a change every 15 s that every phone fetches) gives the
 server CPU per table-minute, so tables per core; and the first load's bytes.
 
-Run: .venv/bin/python bench/run.py [--before] [--pairs 5] [--requests 30] [--profile]
+Run: .venv/bin/python bench/run.py [--before [REV]] [--pairs 5] [--requests 30] [--profile]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).parent))
-from client import HX, Client, Phone
+from client import HX, Client, Phone, unchanged
 
 ROOT = Path(__file__).parent.parent
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -112,11 +112,11 @@ def scratch_databases(kind: str, names: list[str], admin_url: str) -> Iterator[d
                 admin.execute(f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
 
 
-def export_main() -> Path:
-    """The `main` branch's tree in a temporary folder (git archive; main's checkout untouched)."""
-    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-main-"))
+def export_tree(revision: str) -> Path:
+    """A revision's tree in a temporary folder (git archive; the checkout untouched)."""
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-before-"))
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "main"], check=True, capture_output=True
+        ["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         tar.extractall(folder, filter="data")
@@ -187,7 +187,7 @@ def ours(game: Game, scenario: str) -> Timed:
 
     def poll(_i: int) -> float:
         answer = client.get(phone.poller, headers=HX)
-        assert answer.status == 200 and not answer.body, answer.status
+        assert unchanged(answer), answer.status
         return answer.seconds
 
     def round_screen(_i: int) -> float:
@@ -294,12 +294,12 @@ def table_minutes(server: Server, game: Game, minutes: int) -> TableMinute:
         before = [phone.client.requests for phone in phones]
         phones[0].tap("buys" if change % 2 == 0 else "buys/remove", 1)
         polls = 7 + change % 2  # 7.5 polls per phone per 15 s
-        unchanged = [0] * PHONES
+        quiet = [0] * PHONES
         for _ in range(polls):
             for index, phone in enumerate(phones):
-                unchanged[index] += phone.poll().body == ""
+                quiet[index] += unchanged(phone.poll())
         for index, phone in enumerate(phones):
-            carried[index] += phone.client.requests - before[index] - unchanged[index]
+            carried[index] += phone.client.requests - before[index] - quiet[index]
     cpu = server.cpu_seconds() - started
     total = sum(phone.client.requests for phone in phones) - PHONES  # not the first loads
     return TableMinute(
@@ -411,7 +411,9 @@ def _package(path: str) -> str:
 def main() -> None:
     """Run every measurement on every database and print the tables for the README."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--before", action="store_true", help="also measure the main branch")
+    parser.add_argument(
+        "--before", nargs="?", const="main", help="also measure this revision (default: main)"
+    )
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--requests", type=int, default=30, help="requests per batch")
     parser.add_argument("--table-minutes", type=int, default=3)
@@ -421,7 +423,7 @@ def main() -> None:
     args = parser.parse_args()
     versions: dict[str, Path | None] = {"after": None}
     if args.before:
-        versions = {"before": export_main(), "after": None}
+        versions = {"before": export_tree(args.before), "after": None}
     print(f"bench: {args.pairs} interleaved pairs of {args.requests} requests, waitress")
     for kind in args.databases.split(","):
         if kind == "postgresql" and not postgres_reachable(args.postgres_url):
