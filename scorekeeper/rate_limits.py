@@ -17,11 +17,12 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
+from .security import LINK_PREFIXES
 from .unchanged_poll import LINK_MISSES
 
 NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
-# Game links and saved rule set links: a miss on either is a guess at a secret token.
-LINK_PATHS = ("/g/", "/api/v1/games/", "/house-rules/", "/api/v1/rulesets/saved/")
+# Game, table and saved rule set links: a miss on any is a guess at a secret token.
+LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/rulesets/saved/")
 MISSES = (401, 404, 410)  # no link, no such game or link, a replaced link
 
 

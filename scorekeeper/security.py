@@ -35,9 +35,11 @@ PERMISSIONS_POLICY = ", ".join(
         "interest-cohort",
     )
 )
+# URLs that carry a capability link's token after the id: a game's, a table's, a rule set's.
+LINK_PREFIXES = ("/g/", "/t/", "/house-rules/")
 # A page or answer reached through a capability link is the link's secret: no cache keeps it.
-# The home page too: it lists this browser's game links; /house-rules/ its rule sets' links.
-PRIVATE_PREFIXES = ("/g/", "/api/", "/games/", "/house-rules/")
+# The home page too: it lists this browser's links; /house-rules/ its rule sets' links.
+PRIVATE_PREFIXES = (*LINK_PREFIXES, "/api/", "/games/")
 
 
 def add_security_headers(response: Response) -> Response:
@@ -87,17 +89,18 @@ def init_app(app: Flask) -> None:
             logger.addFilter(RedactLinks())
 
 
-# A game's link and a saved rule set's link: the token follows the id.
-LINK_IN_PATH = re.compile(r"(/(?:g|house-rules)/\d+/)[A-Za-z0-9_-]+")
+# A link in LINK_PREFIXES: the token follows the id.
+_LINK_KINDS = "|".join(re.escape(prefix.strip("/")) for prefix in LINK_PREFIXES)
+LINK_IN_PATH = re.compile(rf"(/(?:{_LINK_KINDS})/\d+/)[A-Za-z0-9_-]+")
 
 
 def redact_links(text: str) -> str:
-    """Hide the secret part of game and rule set links, so logs never hold a working link."""
+    """Hide the secret part of game, table and rule set links: logs never hold a working link."""
     return LINK_IN_PATH.sub(r"\1…", text)
 
 
 class RedactLinks(logging.Filter):
-    """A log filter that redacts game links from every message it passes."""
+    """A log filter that redacts capability links from every message it passes."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = redact_links(record.getMessage())

@@ -1,6 +1,7 @@
 """Imports point down the layers of ARCHITECTURE.md: a module never imports from a layer above it.
 
-Low to high: the rules engine (standard library only), infrastructure, the games service,
+Low to high: the rules engine (standard library only), infrastructure, the services (games,
+tables and the capability links they share),
 the two front doors (pages and api, which never import each other), and the app itself.
 """
 
@@ -30,6 +31,7 @@ LAYERS = {
     "rules": RULES,
     **dict.fromkeys(["extensions", "config", "database", "models", "i18n"], INFRASTRUCTURE),
     "migrations": INFRASTRUCTURE,
+    "capability_links": SERVICE,
     "games": SERVICE,
     "tables": SERVICE,
     "pages": PAGES,

@@ -1,60 +1,54 @@
-"""Capability links: a secret edit link and view link per game, rotatable, no accounts.
+"""A game's capability links: its edit and view link, opened the one way both front doors use.
 
-Both front doors open a game here, in one way: check the link, and for a change take the
-game's lock first, so a second phone's change waits and then sees the first one's.
+Both front doors open a game here: check the link, and for a change take the game's lock
+first, so a second phone's change waits and then sees the first one's. What a game's links
+share with a table's (tokens, refusals, rotation) is in capability_links.
 """
 
 from __future__ import annotations
 
-import secrets
-from dataclasses import dataclass
-from typing import Literal, Protocol
-
 from sqlalchemy import select
 
+from ..capability_links import (
+    LARGEST_ID,
+    Access,
+    LinkKind,
+    LinkRefused,
+    Links,
+    Role,
+    checked,
+    new_token,
+    open_link,
+    role_of,
+)
+from ..capability_links import rotate as rotate_link
 from ..database import lock_game
 from ..extensions import db
 from ..models import Game, RetiredLink
-from ..rules.messages import N_, Message, msg
+from ..rules.messages import N_, msg
 from .state import game_with_facts
 
-TOKEN_BYTES = 24  # 192 bits from the OS's CSPRNG; a link is as strong as a password
-LARGEST_ID = 2**31 - 1  # the id column's range: a larger id names no game
-Role = Literal["edit", "view"]
+__all__ = [
+    "LARGEST_ID",
+    "Access",
+    "LinkRefused",
+    "Links",
+    "Role",
+    "new_token",
+    "open_game",
+    "open_version",
+    "role_of",
+    "rotate",
+]
 
 NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
-REPLACED = N_("This link was replaced; ask the table for the new one.")
-VIEW_ONLY = N_("A view link cannot change the game.")
-
-
-class LinkRefused(Exception):
-    """A link that opens nothing: 401 none given, 404 unknown, 410 replaced, 403 view only."""
-
-    def __init__(self, status: int, message: Message) -> None:
-        super().__init__(status)
-        self.status = status
-        self.message = message
-
-
-class Links(Protocol):
-    """A game's two links: a Game, or a row of its link columns."""
-
-    edit_token: str
-    view_token: str
-
-
-@dataclass(frozen=True)
-class Access:
-    """Which game a link opens and whether it may change it."""
-
-    game_id: int
-    token: str
-    role: Role
-
-    @property
-    def can_edit(self) -> bool:
-        """Only the edit link changes anything."""
-        return self.role == "edit"
+GAME_LINKS = LinkKind(
+    retired=RetiredLink,
+    owner="game_id",
+    lock=lock_game,
+    unknown=N_("No game %(id)s opens with that link."),
+    view_only=N_("A view link cannot change the game."),
+)
 
 
 def open_game(
@@ -64,13 +58,8 @@ def open_game(
     game before anything reads it."""
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
-    if change and game_id <= LARGEST_ID:
-        # Locked whatever the link turns out to be: a later change then sees this one's.
-        lock_game(game_id)
-    game = None
-    if game_id <= LARGEST_ID:
-        game = game_with_facts(game_id) if facts else db.session.get(Game, game_id)
-    return game, _access(game_id, game, token, change)
+    load = game_with_facts if facts else _game_row
+    return open_link(GAME_LINKS, game_id, token, change=change, load=load)
 
 
 def open_version(game_id: int, token: str | None) -> tuple[int, Access]:
@@ -84,49 +73,15 @@ def open_version(game_id: int, token: str | None) -> tuple[int, Access]:
     if game_id <= LARGEST_ID:
         query = select(Game.id, Game.version, Game.edit_token, Game.view_token)
         row = db.session.execute(query.where(Game.id == game_id)).one_or_none()
-    access = _access(game_id, row, token, change=False)
-    return int(row.version) if row is not None else 0, access
-
-
-def _access(game_id: int, game: Links | None, token: str, change: bool) -> Access:
-    """What the token may do with this game (None: no such game); refused as LinkRefused."""
-    role = None if game is None else role_of(game, token)
-    if game is not None and role is None and was_retired(game_id, token):
-        raise LinkRefused(410, msg(REPLACED))
-    if game is None or role is None:
-        # The same answer for a missing game and a wrong link: ids are no secret, links are.
-        raise LinkRefused(404, msg(N_("No game %(id)s opens with that link."), id=game_id))
-    if change and role != "edit":
-        raise LinkRefused(403, msg(VIEW_ONLY))
-    return Access(game_id, token, role)
-
-
-def new_token() -> str:
-    """A fresh unguessable link token."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def role_of(game: Links, token: str) -> Role | None:
-    """Which of the game's links this token is, compared in constant time."""
-    edit = secrets.compare_digest(token.encode(), game.edit_token.encode())
-    view = secrets.compare_digest(token.encode(), game.view_token.encode())
-    return "edit" if edit else "view" if view else None
+    found, access = checked(GAME_LINKS, game_id, row, token, change=False)
+    return int(found.version), access
 
 
 def rotate(game: Game, role: Role) -> str:
     """Replace one of the game's links; the old one stops working at once."""
-    old = game.edit_token if role == "edit" else game.view_token
-    db.session.add(RetiredLink(game_id=game.id, token=old))
-    token = new_token()
-    if role == "edit":
-        game.edit_token = token
-    else:
-        game.view_token = token
-    return token
+    return rotate_link(GAME_LINKS, game, role)
 
 
-def was_retired(game_id: int, token: str) -> bool:
-    """Whether this token was one of the game's links before a rotation."""
-    query = select(RetiredLink.token).where(RetiredLink.game_id == game_id)
-    retired = db.session.scalars(query)
-    return any(secrets.compare_digest(token.encode(), old.encode()) for old in retired)
+def _game_row(game_id: int) -> Game | None:
+    """The game's own row, without its facts."""
+    return db.session.get(Game, game_id)

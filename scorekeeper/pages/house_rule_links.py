@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from flask import session
-
 from ..games import house_rules
 from ..models import HouseRules
 from ..rules.ruleset import RuleSet
+from .capability_links import remember_link, remembered_links
 
 REMEMBERED_SETS = 20  # the session is a cookie: a browser keeps its newest sets only
 
 
 def remember(saved: HouseRules) -> None:
     """Keep the set's link in this browser, so its lists offer the set again."""
-    kept = [entry for entry in session.get("house_rules", []) if entry[0] != saved.id]
-    session["house_rules"] = [[saved.id, saved.token], *kept][:REMEMBERED_SETS]
+    remember_link("house_rules", saved.id, saved.token, REMEMBERED_SETS)
 
 
 def remembered_sets() -> dict[int, str]:
     """The sets this browser created, duplicated or imported, with their links."""
-    return {int(i): str(token) for i, token in session.get("house_rules", [])}
+    return remembered_links("house_rules")
 
 
 def saved_here() -> list[HouseRules]:

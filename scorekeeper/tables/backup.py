@@ -10,9 +10,9 @@ from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
+from ..capability_links import new_token
 from ..extensions import db
 from ..games import house_rules
-from ..games.links import new_token
 from ..games.state import game_state
 from ..models import CardTable, Game, HouseRules, TablePlayer
 from ..rules.errors import RuleError

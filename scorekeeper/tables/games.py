@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ..capability_links import LARGEST_ID
 from ..extensions import db
 from ..games import actions
-from ..games.links import LARGEST_ID
 from ..games.state import WITH_FACTS, GameState, game_state
 from ..models import Buy, CardTable, Game, Round, RoundResult, Seat, TablePlayer
 from ..rules.ruleset import RuleSet

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from ..capability_links import new_token
 from ..extensions import db
-from ..games.links import new_token
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg

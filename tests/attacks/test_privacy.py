@@ -14,6 +14,7 @@ from scorekeeper.extensions import db
 from scorekeeper.pages import games as game_pages
 from tests.conftest import Table
 from tests.databases import make_app
+from tests.tables.helpers import open_table
 
 
 @pytest.fixture
@@ -89,6 +90,14 @@ def test_private_pages_and_the_api_are_never_cached(table: Table, client: FlaskC
         assert "no-store" not in static.headers.get("Cache-Control", "")
 
 
+def test_table_pages_are_never_cached(client: FlaskClient) -> None:
+    url = open_table(client)
+    for path in (url, url + "/record", url + "/share"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert response.headers["Cache-Control"] == "no-store", path
+
+
 def test_the_session_cookie_is_secure_behind_https(app_with: Callable[..., Flask]) -> None:
     app = app_with(PROXY_HOPS=1)
     client = app.test_client()
@@ -110,6 +119,17 @@ def test_share_links_use_the_public_address_not_the_host_header(
     page = client.get(url + "/share", headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "evil.example" not in page
     assert 'value="https://scores.example.org/g/' in page
+
+
+def test_table_share_links_use_the_public_address_not_the_host_header(
+    app_with: Callable[..., Flask],
+) -> None:
+    app = app_with(PUBLIC_URL="https://scores.example.org")
+    client = app.test_client()
+    url = open_table(client)
+    page = client.get(url + "/share", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page
+    assert 'value="https://scores.example.org/t/' in page
 
 
 def test_trusted_hosts_refuse_a_forged_host(app_with: Callable[..., Flask]) -> None:

@@ -76,6 +76,18 @@ def test_guessing_rule_set_links_counts_as_guessing_links(limited: Callable[...,
     assert client.get("/g/1/guess").status_code == 429
 
 
+def test_guessing_table_links_counts_as_guessing_links(limited: Callable[..., Flask]) -> None:
+    app = limited(RATELIMIT_LINK_MISSES="5 per minute")
+    client = app.test_client()
+    table = client.post("/tables/", data={"name": "Thursday club"}).headers["Location"]
+    for _ in range(10):
+        assert client.get(table).status_code == 200  # a table reloading its page counts nothing
+    guesses = [client.get(f"/t/1/guess{i}").status_code for i in range(5)]
+    assert guesses == [404] * 5
+    assert client.get(table).status_code == 429
+    assert client.get("/g/1/guess").status_code == 429
+
+
 def test_limits_are_shared_on_redis_when_configured(limited: Callable[..., Flask]) -> None:
     try:
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()

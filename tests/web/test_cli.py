@@ -56,6 +56,12 @@ def test_rule_set_links_are_redacted_from_log_lines() -> None:
     assert redact_links("GET /house-rules/shared?r=abc") == "GET /house-rules/shared?r=abc"
 
 
+def test_table_links_are_redacted_from_log_lines() -> None:
+    line = '"GET /t/4/Zx9_secret-Token/record HTTP/1.1" 200 -'
+    assert redact_links(line) == '"GET /t/4/…/record HTTP/1.1" 200 -'
+    assert redact_links("GET /tables/new HTTP/1.1") == "GET /tables/new HTTP/1.1"
+
+
 def test_the_request_log_never_holds_a_link_token() -> None:
     stream = io.StringIO()
     logger = logging.getLogger("scorekeeper-test-redaction")
