@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from babel.lists import format_list
+from babel.support import NullTranslations
 from flask import Flask, current_app, request
-from flask_babel import get_locale, gettext, ngettext, npgettext, pgettext
+from flask.globals import _cv_request
+from flask_babel import get_locale, get_translations, gettext, ngettext, npgettext, pgettext
 from markupsafe import Markup, escape
 
 from .extensions import babel
@@ -90,7 +92,30 @@ def current_locale() -> str:
     return str(get_locale())
 
 
+def catalog() -> NullTranslations:
+    """This request's translations, looked up once per request.
+
+    Flask-Babel's template gettext looks them up anew on every call, through several context
+    lookups: on the round screen that was a third of the render (about 70 strings a page).
+    """
+    ctx = _cv_request.get(None)
+    if ctx is None:
+        return get_translations()
+    found: NullTranslations | None = getattr(ctx, "scorekeeper_catalog", None)
+    if found is None:
+        found = get_translations()
+        ctx.scorekeeper_catalog = found  # where Flask-Babel keeps its own per-request cache
+    return found
+
+
 def init_app(app: Flask) -> None:
     """Register the locale selector and the template helpers."""
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(translate=translate, current_locale=current_locale)
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: catalog().ugettext(s),
+        ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
+        pgettext=lambda c, s: catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalog().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
