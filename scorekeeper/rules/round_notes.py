@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .messages import N_, Message, msg, nmsg
-from .rules_card import exact_lifted_message
+from .rules_card import exact_lifted_message, wild_cap_message
 from .ruleset import ReshufflePolicy, RuleSet
 from .sheet_words import worded
 from .table import TableSetup, contract_message, round_spec_for
@@ -96,13 +96,7 @@ def _wilds(rules: RuleSet) -> list[Message]:
             )
         )
     if melds.max_wilds_per_meld is not None:
-        notes.append(
-            nmsg(
-                "At most %(count)s wild card in one meld.",
-                "At most %(count)s wild cards in one meld.",
-                melds.max_wilds_per_meld,
-            )
-        )
+        notes.append(wild_cap_message(melds.max_wilds_per_meld))
     if not melds.jokers_wild:
         notes.append(msg(N_("There are no jokers.")))
     return notes

@@ -178,17 +178,18 @@ def _melds(rules: RuleSet) -> tuple[Message, ...]:
             )
         )
     if melds.max_wilds_per_meld is not None:
-        lines.append(
-            nmsg(
-                "At most %(count)s wild card in one meld.",
-                "At most %(count)s wild cards in one meld.",
-                melds.max_wilds_per_meld,
-            )
-        )
+        lines.append(wild_cap_message(melds.max_wilds_per_meld))
     if melds.wilds_never_outnumber_naturals:
         lines.append(msg(N_("Wild cards may never outnumber the natural cards of a meld.")))
     lines += _laydown(rules)
     return tuple(lines)
+
+
+def wild_cap_message(cap: int) -> Message:
+    """At most this many wild cards in one meld: on the card and in the round's notes."""
+    return nmsg(
+        "At most %(count)s wild card in one meld.", "At most %(count)s wild cards in one meld.", cap
+    )
 
 
 def _laydown(rules: RuleSet) -> list[Message]:
