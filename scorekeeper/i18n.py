@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from babel.lists import format_list
 from babel.support import NullTranslations
 from flask import Flask, current_app, request
 from flask.globals import _cv_request
 from flask_babel import get_locale, get_translations, gettext, ngettext, npgettext, pgettext
+from jinja2.runtime import Context
+from jinja2.utils import pass_context
 from markupsafe import Markup, escape
 
 from .extensions import babel
@@ -108,6 +111,31 @@ def catalog() -> NullTranslations:
     return found
 
 
+@pass_context
+def template_gettext(context: Context, string: str, **variables: Any) -> str:
+    """`_()` in a template as Jinja's newstyle gettext does it, in one call instead of three.
+
+    Jinja's `_` resolves `gettext` and calls it through the context, which calls the catalog
+    through the context again; a page calls `_` dozens of times (the round screen ~70).
+    """
+    found = catalog().ugettext(string)
+    if context.eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables  # always a format string, as Jinja's: "%%" is "%"
+
+
+@pass_context
+def template_ngettext(
+    context: Context, singular: str, plural: str, num: int, **variables: Any
+) -> str:
+    """`ngettext()` in a template as Jinja's newstyle one, in one call instead of two."""
+    variables.setdefault("num", num)
+    found = catalog().ungettext(singular, plural, num)
+    if context.eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
 def init_app(app: Flask) -> None:
     """Register the locale selector and the template helpers."""
     babel.init_app(app, locale_selector=select_locale)
@@ -119,3 +147,4 @@ def init_app(app: Flask) -> None:
         npgettext=lambda c, s, p, n: catalog().unpgettext(c, s, p, n),
         newstyle=True,
     )
+    app.jinja_env.globals.update(_=template_gettext, ngettext=template_ngettext)
