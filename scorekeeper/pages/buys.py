@@ -12,7 +12,7 @@ from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
 from .links import GAME, protect, shown_state
-from .posted import posted_action_id, posted_int, posted_version
+from .posted import posted_action_id, posted_int, posted_version, tap_id
 from .rendering import after_change, field_errors, respond
 
 bp = Blueprint("buys", __name__, url_prefix=GAME)
@@ -45,7 +45,7 @@ def create(game_id: int) -> Response:
     """Record a "May I?" buy for a player, or say why it is refused."""
     game, seat = load_game(game_id), posted_seat()
     try:
-        actions.record_buy(game, seat, posted_action_id(), posted_version())
+        actions.record_buy(game, seat, tap_id("buy", seat), posted_version())
     except RuleError as error:
         return _refused(game_state(load_game(game_id)), seat, error)
     return _changed(game_state(game))
@@ -56,7 +56,7 @@ def remove(game_id: int) -> Response:
     """Take back a player's last buy this round."""
     game, seat = load_game(game_id), posted_seat()
     try:
-        actions.remove_buy(game, seat, posted_action_id(), posted_version())
+        actions.remove_buy(game, seat, tap_id("take-back", seat), posted_version())
     except RuleError as error:
         return _refused(game_state(load_game(game_id)), seat, error)
     return _changed(game_state(game))
@@ -64,12 +64,13 @@ def remove(game_id: int) -> Response:
 
 @bp.post("/down")
 def down(game_id: int) -> Response:
-    """Mark that a player's contract is down this round, or take the mark back."""
+    """Mark that a player's contract is down this round, or take the mark back.
+
+    `down` comes in the form, or in the URL of the button that posts the buys region's form.
+    """
     game, seat = load_game(game_id), posted_seat()
     try:
-        actions.mark_down(
-            game, seat, request.form.get("down") == "1", request.form.get("action_id")
-        )
+        actions.mark_down(game, seat, request.values.get("down") == "1", tap_id("down", seat))
     except RuleError as error:
         return _refused(game_state(load_game(game_id)), seat, error)
     return _changed(game_state(game))
