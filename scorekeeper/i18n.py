@@ -3,16 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, time
+from functools import lru_cache
+from typing import Any
 
+from babel import dates
 from babel.lists import format_list
+from babel.numbers import format_decimal
+from babel.support import NullTranslations
 from flask import Flask, current_app, request
-from flask_babel import get_locale, gettext, ngettext, npgettext, pgettext
+from flask.globals import _cv_request
+from flask_babel import (
+    format_number,
+    format_time,
+    get_locale,
+    get_translations,
+    gettext,
+    ngettext,
+    npgettext,
+    pgettext,
+    to_user_timezone,
+)
+from jinja2.runtime import Context
+from jinja2.utils import pass_context
 from markupsafe import Markup, escape
 
 from .extensions import babel
 from .rules.messages import Message
 
 LANGUAGE_COOKIE = "lang"
+# Time pattern letters that read nothing but the hour and minute (and AM/PM or the day period).
+CLOCK_FIELDS = frozenset("hHkKmaBb")
 
 
 def select_locale() -> str | None:
@@ -90,7 +111,94 @@ def current_locale() -> str:
     return str(get_locale())
 
 
+def number_text(value: object) -> str:
+    """A number in the table's language ("2.828" in German): Flask-Babel's `numberformat`,
+    with each whole number formatted once per language (a sheet shows a hundred of them)."""
+    if type(value) is int:
+        return _whole_number(value, current_locale())
+    return str(format_number(value))
+
+
+@lru_cache(maxsize=4096)
+def _whole_number(value: int, locale: str) -> str:
+    return format_decimal(value, locale=locale)
+
+
+def short_time(moment: datetime) -> str:
+    """A moment's time of day in the table's language and time zone, as Flask-Babel's
+    format_time(moment, "short") says it, each minute of the clock formatted once."""
+    locale = current_locale()
+    if not _reads_the_clock_alone(locale):
+        return str(format_time(moment, "short"))
+    local = to_user_timezone(moment)
+    return _clock(locale, local.hour, local.minute)
+
+
+@lru_cache(maxsize=8)
+def _reads_the_clock_alone(locale: str) -> bool:
+    """Whether the language's short time shows only hour and minute (no seconds, no zone)."""
+    tokens = dates.tokenize_pattern(dates.get_time_format("short", locale).pattern)
+    return all(kind != "field" or value[0] in CLOCK_FIELDS for kind, value in tokens)
+
+
+@lru_cache(maxsize=4 * 24 * 60)
+def _clock(locale: str, hour: int, minute: int) -> str:
+    return dates.format_time(time(hour, minute), "short", locale=locale)
+
+
+def catalog() -> NullTranslations:
+    """This request's translations, looked up once per request.
+
+    Flask-Babel's template gettext looks them up anew on every call, through several context
+    lookups: on the round screen that was a third of the render (about 70 strings a page).
+    """
+    ctx = _cv_request.get(None)
+    if ctx is None:
+        return get_translations()
+    found: NullTranslations | None = getattr(ctx, "scorekeeper_catalog", None)
+    if found is None:
+        found = get_translations()
+        ctx.scorekeeper_catalog = found  # where Flask-Babel keeps its own per-request cache
+    return found
+
+
+@pass_context
+def template_gettext(context: Context, string: str, **variables: Any) -> str:
+    """`_()` in a template as Jinja's newstyle gettext does it, in one call instead of three.
+
+    Jinja's `_` resolves `gettext` and calls it through the context, which calls the catalog
+    through the context again; a page calls `_` dozens of times (the round screen ~70).
+    """
+    found = catalog().ugettext(string)
+    if context.eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables  # always a format string, as Jinja's: "%%" is "%"
+
+
+@pass_context
+def template_ngettext(
+    context: Context, singular: str, plural: str, num: int, **variables: Any
+) -> str:
+    """`ngettext()` in a template as Jinja's newstyle one, in one call instead of two."""
+    variables.setdefault("num", num)
+    found = catalog().ungettext(singular, plural, num)
+    if context.eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
 def init_app(app: Flask) -> None:
     """Register the locale selector and the template helpers."""
     babel.init_app(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(translate=translate, current_locale=current_locale)
+    app.jinja_env.globals.update(
+        translate=translate, current_locale=current_locale, short_time=short_time
+    )
+    app.jinja_env.filters["numberformat"] = number_text
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: catalog().ugettext(s),
+        ngettext=lambda s, p, n: catalog().ungettext(s, p, n),
+        pgettext=lambda c, s: catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: catalog().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
+    app.jinja_env.globals.update(_=template_gettext, ngettext=template_ngettext)

@@ -20,6 +20,7 @@ from ..rules.messages import N_, Message, msg
 from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
+from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
 from .fields import (
     refusal,
 )
@@ -82,7 +83,10 @@ def _ruleset(value: Any) -> RuleSet:
 
 RuleSetChoice = Annotated[
     RuleSet,
-    Field(description="A preset's key, or a whole rule set (checked field by field)."),
+    Field(
+        description=f"A preset's key, or a whole rule set (checked field by field; "
+        f"{MIN_ROUNDS} to {MAX_ROUNDS} rounds)."
+    ),
     PlainValidator(_ruleset, json_schema_input_type=PresetKey | RuleSet),
 ]
 MAY_I = Field("may-i", validate_default=True)

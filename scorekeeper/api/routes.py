@@ -200,7 +200,7 @@ def history_index(game_id: int) -> tuple[Response, int]:
     """List the game's changes, newest first, each as the table reads it."""
     game = open_game(game_id, change=False)
     names = tuple(seat.name for seat in game.seats)
-    regular = len(ruleset_from_dict(game.rules_json).rounds)
+    regular = len(ruleset_from_dict(game.rules_json, stored=True).rounds)
     return jsonify(
         [Change.of(change, names, regular).model_dump(mode="json") for change in changes(game)]
     ), 200

@@ -202,7 +202,7 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
     newer = [] if base_version is None else history.changes_since(game, base_version)
     if newer:
         names = tuple(s.name for s in game.seats)
-        regular = len(ruleset_from_dict(game.rules_json).rounds)
+        regular = len(ruleset_from_dict(game.rules_json, stored=True).rounds)
         what = history.describe(newer[-1], names, regular)
         message = msg(
             N_("Another change came in meanwhile: %(what)s. Undo again if you still want to."),

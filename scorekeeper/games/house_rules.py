@@ -37,7 +37,9 @@ def key_of(saved: HouseRules) -> str:
 
 def rules_of(saved: HouseRules) -> RuleSet:
     """A saved set as a rule set, named and keyed as it is saved."""
-    return replace(ruleset_from_dict(saved.rules_json), key=key_of(saved), name=saved.name)
+    return replace(
+        ruleset_from_dict(saved.rules_json, stored=True), key=key_of(saved), name=saved.name
+    )
 
 
 def opens(saved: HouseRules, token: str) -> bool:
@@ -85,10 +87,10 @@ def _checked_name(name: str) -> str:
     return name
 
 
-def _stored(name: str, rules: RuleSet) -> dict[str, object]:
-    """The rules as stored: checked by the engine first, named as saved."""
+def _stored(name: str, rules: RuleSet, copied: bool = False) -> dict[str, object]:
+    """The rules as stored: checked by the engine first (a copy as it was made), named as saved."""
     rules = replace(rules, name=name, key="house")
-    check_ruleset(rules)
+    check_ruleset(rules, stored=copied)
     return ruleset_to_dict(rules)
 
 
@@ -96,16 +98,16 @@ def checked_copy(name: str, rules: dict[str, Any]) -> tuple[str, dict[str, Any]]
     """A set from a backup as it would be saved: name and rules checked, else RuleError."""
     name = _checked_name(name)
     try:
-        return name, _stored(name, ruleset_from_dict(rules))
+        return name, _stored(name, ruleset_from_dict(rules, stored=True), copied=True)
     except (KeyError, ValueError, TypeError) as error:
         unreadable = msg(N_("These rules cannot be read: %(reason)s"), reason=str(error))
         raise RuleError(unreadable) from None
 
 
-def create(name: str, rules: RuleSet) -> HouseRules:
-    """Save a rule set under a name."""
+def create(name: str, rules: RuleSet, copied: bool = False) -> HouseRules:
+    """Save a rule set under a name; a copy of a saved set keeps its round count as made."""
     name = _checked_name(name)
-    saved = HouseRules(name=name, rules_json=_stored(name, rules), token=new_token())
+    saved = HouseRules(name=name, rules_json=_stored(name, rules, copied), token=new_token())
     db.session.add(saved)
     db.session.commit()
     return saved
@@ -129,4 +131,4 @@ def delete(saved: HouseRules) -> None:
 
 def duplicate(saved: HouseRules, copy_name: str) -> HouseRules:
     """Save a copy of a saved set under another name."""
-    return create(copy_name[:NAME_LENGTH], rules_of(saved))
+    return create(copy_name[:NAME_LENGTH], rules_of(saved), copied=True)

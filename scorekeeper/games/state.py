@@ -196,7 +196,7 @@ def kept_states() -> KeptStates:
 @lru_cache(maxsize=1024)
 def _parsed_rules(_game_id: int, text: str) -> RuleSet:
     """A game's rule set, parsed once per game and process (the rules never change in play)."""
-    return ruleset_from_dict(json.loads(text))
+    return ruleset_from_dict(json.loads(text), stored=True)
 
 
 def game_rules(game: Game) -> RuleSet:

@@ -12,7 +12,7 @@ from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
 from .links import GAME, locked_state, protect, shown_state
-from .posted import posted_action_id, posted_int, posted_version
+from .posted import posted_action_id, posted_int, posted_version, tap_id
 from .rendering import after_change, field_errors, respond
 
 bp = Blueprint("buys", __name__, url_prefix=GAME)
@@ -45,7 +45,7 @@ def create(game_id: int) -> Response:
     """Record a "May I?" buy for a player, or say why it is refused."""
     state, seat = locked_state(), posted_seat()
     try:
-        changed = actions.record_buy(state, seat, posted_action_id(), posted_version())
+        changed = actions.record_buy(state, seat, tap_id("buy", seat), posted_version())
     except RuleError as error:
         return _refused(state, seat, error)
     return _changed(changed)
@@ -56,7 +56,7 @@ def remove(game_id: int) -> Response:
     """Take back a player's last buy this round."""
     state, seat = locked_state(), posted_seat()
     try:
-        changed = actions.remove_buy(state, seat, posted_action_id(), posted_version())
+        changed = actions.remove_buy(state, seat, tap_id("take-back", seat), posted_version())
     except RuleError as error:
         return _refused(state, seat, error)
     return _changed(changed)
@@ -64,11 +64,14 @@ def remove(game_id: int) -> Response:
 
 @bp.post("/down")
 def down(game_id: int) -> Response:
-    """Mark that a player's contract is down this round, or take the mark back."""
+    """Mark that a player's contract is down this round, or take the mark back.
+
+    `down` comes in the form, or in the URL of the button that posts the buys region's form.
+    """
     state, seat = locked_state(), posted_seat()
     try:
         changed = actions.mark_down(
-            state, seat, request.form.get("down") == "1", request.form.get("action_id")
+            state, seat, request.values.get("down") == "1", tap_id("down", seat)
         )
     except RuleError as error:
         return _refused(state, seat, error)

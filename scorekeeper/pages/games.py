@@ -87,10 +87,10 @@ def standings(game_id: int) -> Response:
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
     state = shown_state(game_id)
-    if wants_fragment():
-        return respond("games/sheet.html", "games/_sheet.html", state=state)
-    page = live.history_page(state.game, request.args.get("before", type=int))
-    return respond("games/sheet.html", "games/_sheet.html", state=state, **page)
+    before = request.args.get("before", type=int)
+    names = live.REGIONS["sheet"][:1] if wants_fragment() else live.REGIONS["sheet"]
+    regions = [live.sheet_region(name, state, before) for name in names]
+    return respond("games/sheet.html", "games/_regions.html", state=state, regions=regions)
 
 
 @bp.get(f"{GAME}/version")

@@ -10,13 +10,16 @@ import re
 from typing import Any
 
 from flask import render_template, request
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ..games import history
 from ..games.state import GameState
 from ..models import Game
+from .kept_regions import region
 
 HISTORY_PAGE = 50  # changes shown on the sheet; older ones behind a link
+HISTORY = "games/_history.html"
 ROOT_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)")
 # The regions each page with a poller shows; `over` is the round screen of a finished game.
 REGIONS = {
@@ -27,7 +30,7 @@ REGIONS = {
         "games/_standings.html",
     ),
     "over": ("games/_standings.html",),
-    "sheet": ("games/_sheet.html", "games/_running_chart.html", "games/_history.html"),
+    "sheet": ("games/_sheet.html", "games/_running_chart.html", HISTORY),
     "display": ("games/_display.html",),
 }
 
@@ -39,7 +42,8 @@ def round_screen(state: GameState) -> str:
 
 def out_of_band(html: str) -> str:
     """A rendered fragment marked to replace the element of its id wherever it is on the page."""
-    return ROOT_TAG.sub(r'\1 hx-swap-oob="true"', html, count=1)
+    # As plain text: substituting into Markup would escape the attribute it adds.
+    return ROOT_TAG.sub(r'\1 hx-swap-oob="true"', str(html), count=1)
 
 
 def history_page(game: Game, before: int | None = None) -> dict[str, Any]:
@@ -49,6 +53,17 @@ def history_page(game: Game, before: int | None = None) -> dict[str, Any]:
     return {"changes": changes[:HISTORY_PAGE], "older": older}
 
 
+def sheet_region(name: str, state: GameState, before: int | None = None) -> Markup:
+    """A region of the score sheet (its history from change `before` on), kept once rendered.
+
+    A sheet at a version already shown in its language and link reads neither the facts nor
+    the history, and renders nothing but the page around its regions.
+    """
+    if name == HISTORY:
+        return region(name, state, before, lambda: history_page(state.game, before))
+    return region(name, state)
+
+
 def poller(page: str, state: GameState) -> str:
     """The page's poller, asking from the game's current version on."""
     return render_template("games/_poller.html", game=state.game, on=page)
@@ -56,10 +71,12 @@ def poller(page: str, state: GameState) -> str:
 
 def regions(page: str, state: GameState, skip: str | None = None, **context: Any) -> str:
     """The page's regions but `skip`, each marked out of band."""
-    if page == "sheet" and "changes" not in context:
-        context.update(history_page(state.game))
     parts = (
-        render_template(name, state=state, **context) for name in REGIONS[page] if name != skip
+        sheet_region(name, state)
+        if page == "sheet"
+        else render_template(name, state=state, **context)
+        for name in REGIONS[page]
+        if name != skip
     )
     return "".join(map(out_of_band, parts))
 

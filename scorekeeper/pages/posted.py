@@ -6,6 +6,7 @@ anything is read or written, so hostile input never reaches the database as a 50
 
 from __future__ import annotations
 
+import hashlib
 import re
 from urllib.parse import unquote
 
@@ -51,6 +52,21 @@ def posted_action_id() -> str | None:
     if not TOKEN.fullmatch(raw):
         raise BadField("action_id")
     return raw
+
+
+def tap_id(endpoint: str, seat: int) -> str | None:
+    """The form's action id for one of its buttons: the id, the endpoint and the seat together.
+
+    The buys region is one form with one action id and a button per player and endpoint. A
+    retry of the same tap sends the same three, so it records once; a different tap after a
+    lost answer (another player, or take-back) sends the same id with another endpoint or
+    seat, so it is no duplicate and records. Hashed when longer than the column takes.
+    """
+    action_id = posted_action_id()
+    if action_id is None:
+        return None
+    tap = f"{action_id}:{endpoint}:{seat}"
+    return tap if len(tap) <= 64 else hashlib.sha256(tap.encode()).hexdigest()
 
 
 def ascii_index(raw: str, below: int) -> int | None:

@@ -21,11 +21,11 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from ..rules.ruleset import RuleSet
+from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
 
 WHOLE = re.compile(r"-?[0-9]{1,9}")
 INDEX = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() also takes "²", int() not
 CHECKED = "on"  # a ticked box; each box follows a hidden "off" so an unticked one is still sent
-MIN_ROUNDS, MAX_ROUNDS = 6, 12  # the editor's range: published schedules run 6 to 12 rounds
 MAX_DECK_RULES = 6
 Data = dict[str, Any]
 

@@ -44,14 +44,17 @@ def ruleset_to_json(rules: RuleSet) -> str:
     return json.dumps(ruleset_to_dict(rules), ensure_ascii=False)
 
 
-def ruleset_from_dict(data: object) -> RuleSet:
-    """Read a rule set from JSON data; refuse it with every problem, per field, if any."""
+def ruleset_from_dict(data: object, *, stored: bool = False) -> RuleSet:
+    """Read a rule set from JSON data; refuse it with every problem, per field, if any.
+
+    `stored` reads a copy kept earlier (a game's, a saved set's) with the round count it has.
+    """
     errors: Errors = {}
     rules = _convert(RuleSet, data, ROOT, errors)
     if errors:
         raise RuleSetInvalid(errors)
     assert isinstance(rules, RuleSet)
-    problems = validate_ruleset(rules)
+    problems = validate_ruleset(rules, stored=stored)
     if problems:
         raise RuleSetInvalid(problems)
     return rules

@@ -12,7 +12,9 @@ from .ruleset import DeckRule, RoundSpec, RuleSet
 
 Errors = dict[str, list[Message]]
 
-MAX_ROUNDS = 20  # published variants run 6 to 12 rounds; leave room for house schedules
+MIN_ROUNDS, MAX_ROUNDS = 6, 12  # a game runs 6 to 12 rounds, as the published variants do
+# Copies stored while 1 to 20 rounds were allowed (saved sets, games played) still load and play.
+STORED_MIN_ROUNDS, STORED_MAX_ROUNDS = 1, 20
 MIN_PLAYERS = 2  # the sources allow 2 ("the out-of-turn call rarely triggers")
 MAX_PLAYERS = 12  # the sources stop at 8; larger tables add decks
 MIN_BOOK_LENGTH = 3
@@ -21,13 +23,16 @@ CARDS_PER_DECK = 52
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
-def validate_ruleset(rules: RuleSet) -> dict[str, list[Message]]:
-    """Every problem with a rule set, keyed by field path; an empty dict means it is playable."""
+def validate_ruleset(rules: RuleSet, *, stored: bool = False) -> dict[str, list[Message]]:
+    """Every problem with a rule set, keyed by field path; an empty dict means it is playable.
+
+    A game plays 6 to 12 rounds. A stored copy was checked when it was made, so it keeps the
+    round count allowed then: `stored` reads it without refusing a game already played.
+    """
     errors: Errors = {}
     _check_identity(rules, errors)
     _check_players(rules, errors)
-    if not 1 <= len(rules.rounds) <= MAX_ROUNDS:
-        _add(errors, "rounds", msg(N_("Play 1 to %(maximum)s rounds."), maximum=MAX_ROUNDS))
+    _check_round_count(rules, errors, stored)
     for path, spec in _all_rounds(rules):
         _check_round(path, spec, errors)
         _check_reach(rules, path, spec, errors)
@@ -38,9 +43,9 @@ def validate_ruleset(rules: RuleSet) -> dict[str, list[Message]]:
     return errors
 
 
-def check_ruleset(rules: RuleSet) -> None:
+def check_ruleset(rules: RuleSet, *, stored: bool = False) -> None:
     """Refuse a rule set that breaks any check, with a message per field."""
-    errors = validate_ruleset(rules)
+    errors = validate_ruleset(rules, stored=stored)
     if errors:
         raise RuleSetInvalid(errors)
 
@@ -80,6 +85,14 @@ def _check_players(rules: RuleSet, errors: Errors) -> None:
         _add(
             errors, "recommended_min_players", msg(N_("Must lie between the minimum and maximum."))
         )
+
+
+def _check_round_count(rules: RuleSet, errors: Errors, stored: bool) -> None:
+    """Play 6 to 12 rounds; a stored copy, as many as were allowed when it was made."""
+    low, high = (STORED_MIN_ROUNDS, STORED_MAX_ROUNDS) if stored else (MIN_ROUNDS, MAX_ROUNDS)
+    if not low <= len(rules.rounds) <= high:
+        message = N_("Play %(minimum)s to %(maximum)s rounds.")
+        _add(errors, "rounds", msg(message, minimum=low, maximum=high))
 
 
 def _all_rounds(rules: RuleSet) -> Iterator[tuple[str, RoundSpec]]:

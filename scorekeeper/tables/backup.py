@@ -228,7 +228,7 @@ def _person(table: CardTable, player: BackupPlayer) -> TablePlayer:
 def _check_rules(game: Game, facts: BackupGame) -> None:
     """Read the game through the rules engine; a game its own rules refuse is not imported."""
     try:
-        ruleset_from_dict(facts.rules)
+        ruleset_from_dict(facts.rules, stored=True)
         db.session.flush()
         game_state(game)
     except (RuleError, KeyError, ValueError, TypeError) as error:

@@ -101,7 +101,7 @@ def table_game_rows(table_id: int, known: Callable[[GameRow], bool]) -> list[Gam
     )
     for *head, text in db.session.execute(query.where(mine).order_by(Game.id)):
         if text not in texts:
-            texts[text] = ruleset_from_dict(json.loads(text))
+            texts[text] = ruleset_from_dict(json.loads(text), stored=True)
         games[head[0]] = GameRow(*head, rules=texts[text])
     seats = select(Seat.game_id, Seat.position, Seat.table_player_id).join(Game).where(mine)
     for game_id, position, player in db.session.execute(seats.order_by(Seat.position)):

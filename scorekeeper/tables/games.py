@@ -84,7 +84,9 @@ def all_games(table: CardTable) -> list[GameState]:
             game, "rounds", sorted(by_game.get(game.id, []), key=lambda r: r.number)
         )
         key = json.dumps(game.rules_json, sort_keys=True)
-        rules = read.get(key) or read.setdefault(key, ruleset_from_dict(game.rules_json))
+        rules = read.get(key) or read.setdefault(
+            key, ruleset_from_dict(game.rules_json, stored=True)
+        )
         states.append(game_state(game, rules))
     return states
 

@@ -98,7 +98,9 @@ function notSaved(detail, serverError) {
   // htmx sends the button that submitted a form (a Buy's seat): the retry presses it again.
   const pressed = detail.requestConfig.triggeringEvent?.submitter ?? source;
   const form = source.closest("form") ?? source;
-  const place = form.parentElement;
+  // A form of many rows (the buys) says it in the row of the pressed button, else after it.
+  const row = pressed.closest?.("form li");
+  const place = row ?? form.parentElement;
   place.querySelector(":scope > .not-saved")?.remove();
   const box = document.createElement("div");
   box.className = "not-saved";
@@ -114,7 +116,8 @@ function notSaved(detail, serverError) {
     else form.requestSubmit();
   });
   box.append(text, retry);
-  form.after(box);
+  if (row) row.append(box);
+  else form.after(box);
 }
 
 document.addEventListener("htmx:beforeRequest", (event) => {

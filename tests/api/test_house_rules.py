@@ -3,16 +3,19 @@ rule sets checked by /validate."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.models import HouseRules
+from scorekeeper.games.actions import create_game
+from scorekeeper.models import Game, HouseRules
 from scorekeeper.rules.presets import ACES_HIGH, MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 
-from .conftest import Api, assert_problem
+from .conftest import PLAYERS, Api, assert_problem
 
 HOUSE = ruleset_to_dict(MAY_I) | {"buys": ruleset_to_dict(MAY_I)["buys"] | {"cap_per_game": 5}}
 
@@ -134,3 +137,66 @@ def test_who_is_down_is_marked_shown_and_refuses_a_buy(api: Api) -> None:
     assert api.buy("Ben").status_code == 201
     assert "Round 1: Ben laid down the contract" in api.history()
     assert_problem(api.call("post", f"{api.url}/down", {"seat": 9}), 422, "seat")
+
+
+def with_rounds(count: int) -> dict[str, Any]:
+    """May I? as JSON with its rounds cut or repeated to `count`."""
+    rules = ruleset_to_dict(MAY_I)
+    rules["rounds"] = (rules["rounds"] * 2)[:count]
+    return rules
+
+
+@pytest.mark.parametrize("count", [5, 13])
+def test_a_round_count_outside_6_to_12_is_refused_at_rounds_and_nothing_is_saved(
+    app: Flask, api: Api, count: int
+) -> None:
+    saved = api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
+    rules = with_rounds(count)
+    sent = [
+        ("post", "/rulesets/saved", {"name": "Long", "rules": rules}, "rules.rounds"),
+        ("post", "/rulesets/validate", {"rules": rules}, "rules.rounds"),
+        ("post", "/games", {"ruleset": rules, "players": PLAYERS}, "ruleset.rounds"),
+    ]
+    for method, url, body, field in sent:
+        problem = assert_problem(api.call(method, url, body), 422, field)
+        assert problem["errors"][field] == ["Play 6 to 12 rounds."]
+    url = f"/rulesets/saved/{saved['id']}"
+    changed = set_call(api, "put", url, saved["token"], {"name": "Long", "rules": rules})
+    assert assert_problem(changed, 422, "rules.rounds")["errors"]["rules.rounds"]
+    assert set_call(api, "get", url, saved["token"]).json == saved
+    with app.app_context():
+        assert db.session.query(HouseRules).count() == 1
+        assert db.session.query(Game).count() == 0
+
+
+@pytest.mark.parametrize("count", [6, 12])
+def test_six_and_twelve_rounds_are_played(api: Api, count: int) -> None:
+    saved = api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": with_rounds(count)}, 201)
+    assert len(saved["rules"]["rounds"]) == count
+    assert api.ok("post", "/rulesets/validate", {"rules": with_rounds(count)})["valid"] is True
+    assert len(api.start(ruleset=with_rounds(count))["rules"]["rounds"]) == count
+
+
+def test_a_saved_set_stored_with_three_rounds_still_reads(app: Flask, api: Api) -> None:
+    saved = api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
+    with app.app_context():  # as saved while 1 to 20 rounds were allowed
+        row = db.session.get_one(HouseRules, saved["id"])
+        row.rules_json = {**row.rules_json, "rounds": row.rules_json["rounds"][:3]}
+        db.session.commit()
+    shown = set_call(api, "get", f"/rulesets/saved/{saved['id']}", saved["token"]).json
+    assert len(shown["rules"]["rounds"]) == 3
+    assert shown["rules"]["buys"]["cap_per_game"] == 5
+
+
+def test_a_game_stored_with_three_rounds_plays_to_its_end(app: Flask, api: Api) -> None:
+    with app.app_context():  # as started while 1 to 20 rounds were allowed
+        game = create_game(replace(MAY_I, rounds=MAY_I.rounds[:3]), PLAYERS, 0)
+        api.game_id, api.links = game.id, {"edit_token": game.edit_token}
+    api.names = PLAYERS
+    assert len(api.state()["rules"]["rounds"]) == 3
+    for number in (1, 2, 3):
+        response = api.end_round(number, "Anna", {"Ben": 10, "Carla": 20, "Dev": 30})
+        assert response.status_code == 200, response.get_data(as_text=True)
+    state = api.state()
+    assert state["finished"] is True and state["totals"] == [0, 30, 60, 90]
+    assert len(api.history()) == 4

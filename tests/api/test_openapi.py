@@ -133,3 +133,9 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
             assert fits or response.status_code >= 400, (method, url, body)
     assert {200, 201, 404, 409, 422} <= statuses
     assert routes == {(rule.endpoint, method) for method, rule in api_routes(app)}
+
+
+def test_a_whole_rule_set_is_documented_with_the_engines_round_count(client: FlaskClient) -> None:
+    schemas = client.get("/api/openapi.json").json["components"]["schemas"]
+    for request, field in [("NewGame", "ruleset"), ("SavedRuleSetRequest", "rules")]:
+        assert "6 to 12 rounds" in schemas[request]["properties"][field]["description"]

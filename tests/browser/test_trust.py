@@ -252,6 +252,24 @@ def test_a_retry_after_an_unclear_failure_records_once(open_phone: Callable[...,
     expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
 
 
+def test_another_tap_after_a_lost_answer_is_recorded(open_phone: Callable[..., Phone]) -> None:
+    phone = open_phone()
+    phone.allow_lost_requests()
+    page = phone.page
+    start_game(page)
+
+    def reached_but_answer_lost(route: Route) -> None:
+        route.fetch()  # the server records Ben's buy, then the answer never arrives
+        route.abort("connectionreset")
+
+    page.route("**/buys", reached_but_answer_lost, times=1)
+    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
+    # The same form, the same action id: Carla's buy is another tap, not a duplicate.
+    buy(page, "Carla", "2 buys left (1/3)")
+    expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
+
+
 def test_saving_a_round_offline_keeps_the_form_and_saves_on_retry(
     open_phone: Callable[..., Phone],
 ) -> None:

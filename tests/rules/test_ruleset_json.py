@@ -33,6 +33,7 @@ from scorekeeper.rules.ruleset_json import (
     ruleset_to_dict,
     ruleset_to_json,
 )
+from scorekeeper.rules.validation import MAX_ROUNDS, MIN_ROUNDS
 
 PRESET_PARAMS = pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
 
@@ -93,17 +94,23 @@ def test_omitted_settings_take_their_defaults() -> None:
     data = {
         "key": "short",
         "name": "Short game",
-        "rounds": [{"contract": {"books": 2}, "deal": 10}],
+        "rounds": [{"contract": {"books": 2}, "deal": 10}] * 6,
         "decks": [{"min_players": 2, "max_players": 8, "decks": 3, "jokers_base": 6}],
     }
     rules = ruleset_from_dict(data)
     assert rules == RuleSet(
         key="short",
         name="Short game",
-        rounds=(RoundSpec(Contract(books=2), deal=10),),
+        rounds=(RoundSpec(Contract(books=2), deal=10),) * 6,
         decks=(replace(MAY_I.decks[1], min_players=2),),
     )
     assert rules.buys == BuyRules() and rules.scoring == ScoringRules()
+
+
+def test_a_stored_copy_of_three_rounds_reads_but_a_new_one_is_refused_at_rounds() -> None:
+    data = {**ruleset_to_dict(MAY_I), "rounds": ruleset_to_dict(MAY_I)["rounds"][:3]}
+    assert ruleset_from_dict(data, stored=True).rounds == MAY_I.rounds[:3]
+    assert set(errors_for(data)) == {"rounds"}
 
 
 def set_path(data: Any, path: str, value: object) -> None:
@@ -278,7 +285,7 @@ rule_sets = st.builds(
             "key": st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True),
             "name": st.text(min_size=1).filter(str.strip),
             "buy_call": st.text(min_size=1).filter(str.strip),
-            "rounds": st.lists(rounds(), min_size=1, max_size=20).map(tuple),
+            "rounds": st.lists(rounds(), min_size=MIN_ROUNDS, max_size=MAX_ROUNDS).map(tuple),
             "buys": all_fields(
                 BuyRules, cap_per_round=caps, cap_per_game=caps, penalty_cards=st.integers(0, 2)
             ),

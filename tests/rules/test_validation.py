@@ -74,6 +74,8 @@ INVALID = [
     ),
     pytest.param(with_round(MAY_I, 3, buy_cap=-1), {"rounds.3.buy_cap"}, id="round cap -1"),
     pytest.param(replace(MAY_I, rounds=()), {"rounds"}, id="no rounds"),
+    pytest.param(replace(MAY_I, rounds=STANDARD_ROUNDS[:5]), {"rounds"}, id="5 rounds"),
+    pytest.param(replace(MAY_I, rounds=(STANDARD_ROUNDS * 2)[:13]), {"rounds"}, id="13 rounds"),
     pytest.param(replace(MAY_I, rounds=STANDARD_ROUNDS * 3), {"rounds"}, id="21 rounds"),
     pytest.param(replace(MAY_I, min_players=1), {"min_players"}, id="solitaire"),
     pytest.param(
@@ -165,11 +167,11 @@ VALID_EDGES = [
     pytest.param(SHANGHAI, id="Shanghai's run of 10 and 3 runs of 5 need buys"),
     pytest.param(with_round(MAY_I, 6, deal=17), id="6 players x 17 + up-card = 103 of 108"),
     pytest.param(
-        replace(CONTRACT_RUMMY, rounds=(RoundSpec(Contract(runs=2), deal=20),)),
+        replace(CONTRACT_RUMMY, rounds=(RoundSpec(Contract(runs=2), deal=20),) * 6),
         id="8 players x 20 + up-card = 161 of 163",
     ),
-    pytest.param(replace(MAY_I, rounds=STANDARD_ROUNDS[:1]), id="one round"),
-    pytest.param(replace(MAY_I, rounds=(STANDARD_ROUNDS * 3)[:20]), id="twenty rounds"),
+    pytest.param(replace(MAY_I, rounds=STANDARD_ROUNDS[:6]), id="six rounds"),
+    pytest.param(replace(MAY_I, rounds=(STANDARD_ROUNDS * 2)[:12]), id="twelve rounds"),
     pytest.param(with_contract(MAY_I, 2, run_length=3), id="runs of 3"),
     pytest.param(with_round(MAY_I, 3, contract=Contract(books=4), deal=11), id="4 books from 11+1"),
     pytest.param(with_round(MAY_I, 0, buy_cap=0), id="no buys in round 1"),
@@ -190,6 +192,28 @@ VALID_EDGES = [
 @pytest.mark.parametrize("rules", VALID_EDGES)
 def test_a_rule_set_at_the_edge_of_the_limits_is_accepted(rules: RuleSet) -> None:
     assert validate_ruleset(rules) == {}
+
+
+@pytest.mark.parametrize("count", [5, 13])
+def test_a_round_count_outside_6_to_12_names_both_bounds(count: int) -> None:
+    rules = replace(MAY_I, rounds=(STANDARD_ROUNDS * 2)[:count])
+    [message] = validate_ruleset(rules)["rounds"]
+    assert message.params == {"minimum": 6, "maximum": 12}
+    assert message.render() == "Play 6 to 12 rounds."
+
+
+@pytest.mark.parametrize("count", [1, 3, 5, 13, 20])
+def test_a_stored_copy_keeps_the_round_count_allowed_when_it_was_made(count: int) -> None:
+    rules = replace(MAY_I, rounds=(STANDARD_ROUNDS * 3)[:count])
+    assert validate_ruleset(rules, stored=True) == {}
+    check_ruleset(rules, stored=True)
+
+
+@pytest.mark.parametrize("count", [0, 21])
+def test_a_stored_copy_outside_1_to_20_rounds_is_still_refused(count: int) -> None:
+    rules = replace(MAY_I, rounds=(STANDARD_ROUNDS * 3)[:count])
+    [message] = validate_ruleset(rules, stored=True)["rounds"]
+    assert message.render() == "Play 1 to 20 rounds."
 
 
 def test_two_problems_at_once_are_both_reported() -> None:

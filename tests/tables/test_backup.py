@@ -275,3 +275,23 @@ def test_a_backup_without_house_rules_still_restores(app: Flask, client: FlaskCl
     del backup["house_rules"]
     assert upload(client, json.dumps(backup).encode()).status_code == 303
     assert set(stored_facts(app)["house_rules"]) == set()
+
+
+def test_a_backup_of_a_three_round_game_and_set_restores(app: Flask, client: FlaskClient) -> None:
+    save_house_rules(app, client)
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS[:3])
+    backup: dict[str, Any] = json.loads(client.get(f"{url}/backup.json").get_data())
+    empty(app)
+    # As made while 1 to 20 rounds were allowed: a game of three rounds, played to its end.
+    for rules in (backup["games"][0]["rules"], backup["house_rules"][0]["rules"]):
+        rules["rounds"] = rules["rounds"][:3]
+    restored = upload(client, json.dumps(backup).encode())
+    assert restored.status_code == 303
+    here = restored.headers["Location"]
+    assert "Won by Ben" in text(client.get(here).get_data(as_text=True))
+    record = client.get(f"{here}/record")
+    assert record.status_code == 200 and "Ben" in text(record.get_data(as_text=True))
+    with app.app_context():
+        club = db.session.scalars(select(HouseRules).where(HouseRules.name == "Club rules")).one()
+        assert len(house_rules.rules_of(club).rounds) == 3

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import gettext
 import re
+from datetime import UTC, datetime
 from html import unescape
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from flask import Flask
+from flask_babel import format_time
 from wtforms.i18n import get_translations
 
+from scorekeeper.i18n import short_time
 from tests.conftest import Table
 from tests.web.test_games import PLAYERS, TIED_GAME, play, text
 from tests.web.test_translations import TRANSLATIONS
@@ -119,3 +123,29 @@ def test_times_in_the_history_follow_the_locale(table: Table) -> None:
     german = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": "de"})
     assert re.search(r"<time[^>]*>\d{1,2}:\d{2}\s?[AP]M</time>", english.get_data(as_text=True))
     assert re.search(r"<time[^>]*>\d{2}:\d{2}</time>", german.get_data(as_text=True))
+
+
+# A four-digit total as each language groups its thousands.
+THOUSANDS = {"en": "1,234", "de": "1.234", "nl": "1.234", "es": "1.234"}
+
+
+@pytest.mark.parametrize("language", sorted(THOUSANDS))
+def test_a_four_digit_total_is_grouped_as_the_language_does(table: Table, language: str) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")  # only the decks bound a hand
+    assert table.end_round(1, "Anna", {"Ben": 1234, "Carla": 5, "Dan": 40}).status_code == 303
+    sheet = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": language})
+    totals = re.findall(r'class="total[^"]*">([^<]+)<', sheet.get_data(as_text=True))
+    assert totals == ["0", THOUSANDS[language], "5", "40"]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+def test_history_times_read_as_flask_babels_short_time(app: Flask, language: str) -> None:
+    moments = [
+        datetime(2026, 3, 29, hour, minute, tzinfo=UTC)
+        for hour in range(24)
+        for minute in (0, 7, 59)
+    ]
+    naive = [moment.replace(tzinfo=None) for moment in moments[::5]]  # SQLite reads them so
+    with app.test_request_context(headers={"Accept-Language": language}):
+        for moment in [*moments, *naive]:
+            assert short_time(moment) == format_time(moment, "short"), moment

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import event, insert, text
 
 from scorekeeper.extensions import db
@@ -28,6 +29,7 @@ from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from scorekeeper.unchanged_poll import UnchangedPoll
 from tests.conftest import Table
+from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, PLAYERS
 from tests.web.test_house_rules import form_of
 
@@ -287,6 +289,8 @@ def test_each_page_sends_as_many_statements_at_10000_games_and_none_scans(
     assert small["unchanged poll"] == 1  # the game's version and links, no transaction
     # BEGIN, the version and links, then the facts: this version's state was not kept yet.
     assert small["round screen"] <= 7
+    # The state the round screen kept: BEGIN, the version and links, one page of history.
+    assert small["score sheet"] <= 3
     # BEGIN (SQLite), the lock with the version and links, the buy, the history, the version:
     # the state at the version read with the lock was kept by the page before.
     assert small["form buy"] <= 5 and small["API buy"] <= 5
@@ -342,3 +346,45 @@ def test_a_kept_page_follows_every_change_undo_and_correction_included(
     assert "55" in table.page("/sheet")
     table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 61})  # a correction
     assert "61" in table.page("/sheet")
+
+
+def test_a_sheet_at_a_version_already_shown_reads_only_the_version_and_links(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    table.buy("Ben")
+    table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 55})
+    first = table.page("/sheet")
+    with statements(app) as sent:
+        again = table.page("/sheet")
+        fragment = table.client.get(f"{table.url}/sheet", headers=HX).get_data(as_text=True)
+    assert len(sent) <= 4  # BEGIN (SQLite) and the version and links: no facts, no history
+    assert again.split('<nav class="actions">')[0] == first.split('<nav class="actions">')[0]
+    assert "Ben bought a card" in again and "Ben bought a card" not in fragment
+    assert fragment in first
+
+
+def test_a_kept_sheet_is_the_one_of_its_link_and_language(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    assert table.end_round(1, "Anna", {"Ben": 1234, "Carla": 40, "Dan": 55}).status_code == 303
+    with app.app_context():
+        view = db.session.scalar(text("SELECT view_token FROM game WHERE id = 1"))
+    viewed = f"/g/1/{view}/sheet"
+    for _ in range(2):  # shown, then kept: each link and language keeps its own
+        edit_page = table.page("/sheet")
+        view_page = table.client.get(viewed).get_data(as_text=True)
+        german = table.client.get(viewed, headers={"Accept-Language": "de"}).get_data(as_text=True)
+        assert "edit-link" in edit_page and "edit-link" not in view_page
+        assert view not in edit_page and table.url not in view_page
+        assert "1,234" in view_page and "1.234" in german and "Runde" in german
+
+
+def test_the_sheet_of_a_card_tables_game_follows_a_rename(app: Flask, client: FlaskClient) -> None:
+    table_url = open_table(client)
+    game = start_at(client, table_url, ["Anna", "Ben"])
+    assert "Anna" in game.page("/sheet")
+    with app.app_context():
+        anna = db.session.scalar(text("SELECT id FROM table_player WHERE name = 'Anna'"))
+    renamed = client.post(f"{table_url}/people/{anna}/name", data={"name": "Annabel"})
+    assert renamed.status_code == 303
+    assert "Annabel" in game.page("/sheet")  # the same version: its sheet was not kept
