@@ -121,7 +121,9 @@ def reverse(game: Game, change: Change) -> None:
     if record_ is None:
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
     if change.kind == "buy":
-        buy = db.session.get(Buy, (change.after or {}).get("buy_id"))
+        buy = db.session.get(Buy, (change.after or {}).get("buy_id")) or _last_buy(
+            record_, change.seat
+        )
         if buy is not None:
             record_.buys.remove(buy)
     elif change.kind == "buy_removed":
@@ -133,6 +135,15 @@ def reverse(game: Game, change: Change) -> None:
     elif change.kind in ("down", "down_removed"):
         record_.down_seats = (change.before or {}).get("down") or None
     change.undone_at = utcnow()
+
+
+def _last_buy(record_: Round, seat: int | None) -> Buy | None:
+    """The seat's newest buy of the round: the one to take off when the buy's own row is gone.
+
+    Taking a buy back and undoing that puts the buy back as a new row, so undoing the buy
+    itself afterwards must find it by seat, not by the old row's id.
+    """
+    return max((b for b in record_.buys if b.seat == seat), key=lambda b: b.id or 0, default=None)
 
 
 def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Message:

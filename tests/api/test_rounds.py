@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Api, assert_problem
+from .conftest import Api, assert_problem, buys_of
 
 # (round, who went out or None for the stock, hands as entered, each seat's score)
 SEVEN_ROUNDS: list[tuple[int, str | None, dict[str, Any], list[int]]] = [
@@ -133,6 +133,22 @@ def test_undo_takes_back_the_newest_change(api: Api) -> None:
     ]
     assert history[1]["round"] == 1 and history[1]["seat"] == 1
     assert history[0]["created_at"].endswith("+00:00")
+
+
+def test_undoing_a_take_back_and_then_the_buy_leaves_no_buy(api: Api) -> None:
+    api.start()
+    api.buy("Ben")
+    api.ok("post", f"{api.url}/buys/remove", {"seat": api.seat("Ben")})
+    assert buys_of(api.ok("post", f"{api.url}/undo", {})) == [0, 1, 0, 0]  # the take-back
+    assert buys_of(api.ok("post", f"{api.url}/undo", {})) == [0, 0, 0, 0]  # the buy itself
+    history = api.ok("get", f"{api.url}/history")
+    assert [(c["kind"], c["undone"]) for c in history] == [
+        ("undo", False),
+        ("undo", False),
+        ("buy_removed", True),
+        ("buy", True),
+        ("create", False),
+    ]
 
 
 def test_undo_reopens_a_recorded_round(api: Api) -> None:
