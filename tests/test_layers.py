@@ -29,7 +29,9 @@ PAGES, API, APP = Layer("pages", 3), Layer("api", 3), Layer("app", 4)
 # The first name under scorekeeper/ (a subpackage or a module) decides a module's layer.
 LAYERS = {
     "rules": RULES,
-    **dict.fromkeys(["extensions", "config", "database", "models", "i18n"], INFRASTRUCTURE),
+    **dict.fromkeys(
+        ["extensions", "config", "database", "models", "i18n", "recent"], INFRASTRUCTURE
+    ),
     "migrations": INFRASTRUCTURE,
     "capability_links": SERVICE,
     "games": SERVICE,

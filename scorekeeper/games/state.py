@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from flask import abort, current_app
+from flask import abort
 from sqlalchemy import inspect, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.util import identity_key
 
 from ..extensions import db
 from ..models import Game, Round, Seat
+from ..recent import Recent, per_app
 from ..rules.arbiter import buys_left
 from ..rules.messages import Message
 from ..rules.ruleset import RuleSet
@@ -164,33 +164,21 @@ class KeptStates:
     """
 
     def __init__(self) -> None:
-        self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
-        self._lock = threading.Lock()
+        self._states: Recent[tuple[int, int], GameState] = Recent(STATES_KEPT)
 
     def get(self, game_id: int, version: int) -> GameState | None:
         """The state kept for this version of the game, if any."""
-        with self._lock:
-            state = self._states.get((game_id, version))
-            if state is not None:
-                self._states.move_to_end((game_id, version))
-            return state
+        return self._states.get((game_id, version))
 
     def keep(self, state: GameState) -> None:
         """Keep a state a page derived, under the version its facts were read at."""
-        if state.game.table_id is not None:
-            return
-        with self._lock:
-            self._states[(state.game.id, state.game.version)] = state
-            while len(self._states) > STATES_KEPT:
-                self._states.popitem(last=False)
+        if state.game.table_id is None:
+            self._states.put((state.game.id, state.game.version), state)
 
 
 def kept_states() -> KeptStates:
-    """This app's kept states (one per app: a test's database is not another's)."""
-    kept = current_app.extensions.get("scorekeeper.kept_states")
-    if kept is None:
-        kept = current_app.extensions.setdefault("scorekeeper.kept_states", KeptStates())
-    return kept
+    """This app's kept states."""
+    return per_app("scorekeeper.kept_states", KeptStates)
 
 
 @lru_cache(maxsize=1024)

@@ -10,17 +10,16 @@ transaction commits. Games of a card table are not kept (a renamed person, same 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, g, render_template, request
+from flask import g, render_template, request
 from flask_babel import get_timezone
 from markupsafe import Markup
 
 from ..games.state import GameState
 from ..i18n import current_locale
+from ..recent import Recent, per_app
 
 REGIONS_KEPT = 192  # rendered regions per process, 2 to 20 KB each: a few MB at most
 READS = frozenset({"GET", "HEAD"})
@@ -28,35 +27,9 @@ Key = tuple[object, ...]
 Context = Callable[[], dict[str, Any]]
 
 
-class KeptRegions:
-    """Rendered regions by everything they depend on, least recently used out."""
-
-    def __init__(self) -> None:
-        self._regions: OrderedDict[Key, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Key) -> str | None:
-        """The region kept under this key, if any."""
-        with self._lock:
-            html = self._regions.get(key)
-            if html is not None:
-                self._regions.move_to_end(key)
-            return html
-
-    def keep(self, key: Key, html: str) -> None:
-        """Keep a rendered region."""
-        with self._lock:
-            self._regions[key] = html
-            while len(self._regions) > REGIONS_KEPT:
-                self._regions.popitem(last=False)
-
-
-def kept_regions() -> KeptRegions:
+def kept_regions() -> Recent[Key, str]:
     """This app's kept regions (one per app, like its kept states)."""
-    kept = current_app.extensions.get("scorekeeper.kept_regions")
-    if kept is None:
-        kept = current_app.extensions.setdefault("scorekeeper.kept_regions", KeptRegions())
-    return kept
+    return per_app("scorekeeper.kept_regions", lambda: Recent[Key, str](REGIONS_KEPT))
 
 
 def region(
@@ -72,7 +45,7 @@ def region(
     if html is None:
         html = render_template(name, state=state, **(context() if context else {}))
         if key is not None:
-            kept_regions().keep(key, html)
+            kept_regions().put(key, html)
     return Markup(html)
 
 
