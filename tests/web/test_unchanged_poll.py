@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+from flask import Flask
 from sqlalchemy import select, text
 
 from scorekeeper.extensions import db
@@ -15,50 +18,49 @@ from tests.databases import make_app
 from tests.web.test_games import HX, PLAYERS
 
 
-def test_the_reader_answers_a_games_version_and_links(database_url: str, tmp_path: Path) -> None:
-    app = make_app(database_url, str(tmp_path))
-    with app.app_context():
-        game = actions.create_game(MAY_I, PLAYERS, 0)
-        reader = LinksReader(db.engine)
-        assert reader.read(game.id) == Links(game.version, game.edit_token, game.view_token)
-        assert reader.read(game.id + 1) is None
-        db.engine.dispose()
-
-
-def test_a_poll_leaves_its_pooled_connection_transactional(
-    database_url: str, tmp_path: Path
-) -> None:
-    """On PostgreSQL the read runs in autocommit; the next request's transaction must not."""
-    # One pooled connection: the poll's and the next write's are the same one.
+@pytest.fixture
+def one_connection(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+    """The app with a pool of one connection: the poll's and the next request's are the same."""
     app = make_app(
         database_url, str(tmp_path), SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0}
     )
-    client = app.test_client()
+    yield app
     with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def links_of(game: Game) -> Links:
+    """What the reader should answer for a game."""
+    return Links(game.version, game.edit_token, game.view_token)
+
+
+def test_the_reader_answers_a_games_version_and_links(one_connection: Flask) -> None:
+    with one_connection.app_context():
+        game = actions.create_game(MAY_I, PLAYERS, 0)
+        reader = LinksReader(db.engine)
+        assert reader.read(game.id) == links_of(game)
+        assert reader.read(game.id + 1) is None
+
+
+def test_a_poll_leaves_its_pooled_connection_transactional(one_connection: Flask) -> None:
+    """On PostgreSQL the read runs in autocommit; the next request's transaction must not."""
+    with one_connection.app_context():
         game = actions.create_game(MAY_I, PLAYERS, 0)
         url = f"/g/{game.id}/{game.edit_token}/version?v={game.version}"
         db.session.remove()
-    assert client.get(url, headers=HX).data == b""
-    with app.app_context():
+    assert one_connection.test_client().get(url, headers=HX).data == b""
+    with one_connection.app_context():
         db.session.execute(text("UPDATE game SET version = version + 100"))
         db.session.rollback()  # in a transaction, so nothing is kept
         assert db.session.scalar(select(Game.version)) == 1
-        db.session.remove()
-        db.engine.dispose()
 
 
-def test_a_failed_read_goes_on_to_flask_and_spoils_no_connection(
-    database_url: str, tmp_path: Path
-) -> None:
-    app = make_app(
-        database_url, str(tmp_path), SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0}
-    )
-    with app.app_context():
+def test_a_failed_read_goes_on_to_flask_and_spoils_no_connection(one_connection: Flask) -> None:
+    with one_connection.app_context():
         game = actions.create_game(MAY_I, PLAYERS, 0)
         reader = LinksReader(db.engine)
         good, reader.sql = reader.sql, reader.sql.replace("FROM game", "FROM no_such_table")
         assert reader.read(game.id) is None  # the driver's error: Flask answers this poll
         reader.sql = good
-        assert reader.read(game.id) == Links(game.version, game.edit_token, game.view_token)
-        db.session.remove()
-        db.engine.dispose()
+        assert reader.read(game.id) == links_of(game)
