@@ -14,6 +14,16 @@ from .extensions import db
 
 def _hint(code: int) -> str | None:
     """What the person can do next, beyond going home."""
+    if request.path.startswith("/t/"):  # a card table's record, not a game
+        if code == 403:
+            return _(
+                "To change the table's people and games, ask its record keeper for the edit link."
+            )
+        if code == 410:
+            return _(
+                "Scan the QR code on the record keeper's phone (Share) to open the table again."
+            )
+        return None
     if code == 403:
         return _("To enter buys and scores, ask whoever keeps score for the edit link.")
     if code == 410:

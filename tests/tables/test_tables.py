@@ -50,7 +50,10 @@ def test_a_wrong_or_replaced_link_opens_nothing(app: Flask, client: FlaskClient)
     assert client.get("/t/1/not-the-token").status_code == 404
     assert client.get("/t/2/" + url.rsplit("/", 1)[1]).status_code == 404
     assert client.post(f"{url}/links/edit").status_code == 303
-    assert client.get(url).status_code == 410
+    replaced = client.get(url)
+    assert replaced.status_code == 410
+    hint = "Scan the QR code on the record keeper's phone (Share) to open the table again."
+    assert hint in text(replaced.get_data(as_text=True))  # a table's, not a game's
 
 
 def test_the_view_link_reads_but_changes_nothing(app: Flask, client: FlaskClient) -> None:
@@ -59,7 +62,10 @@ def test_the_view_link_reads_but_changes_nothing(app: Flask, client: FlaskClient
     _edit, view = tokens(app)
     page = client.get(f"/t/1/{view}").get_data(as_text=True)
     assert "Anna" in page and "Start a game at this table" not in page
-    assert client.post(f"/t/1/{view}/games", data={"players-0": "X"}).status_code == 403
+    refused = client.post(f"/t/1/{view}/games", data={"players-0": "X"})
+    assert refused.status_code == 403
+    hint = "To change the table's people and games, ask its record keeper for the edit link."
+    assert hint in text(refused.get_data(as_text=True))
     anna = person_id(app, "Anna")
     assert client.post(f"/t/1/{view}/people/{anna}/name", data={"name": "Z"}).status_code == 403
     assert client.get(f"/t/1/{view}/backup.json").status_code == 403
