@@ -155,11 +155,14 @@ def catalog() -> NullTranslations:
     ctx = _cv_request.get(None)
     if ctx is None:
         return get_translations()
-    found: NullTranslations | None = getattr(ctx, "scorekeeper_catalog", None)
-    if found is None:
-        found = get_translations()
-        ctx.scorekeeper_catalog = found  # where Flask-Babel keeps its own per-request cache
-    return found
+    # Kept with the locale it is for: inside Flask-Babel's force_locale (or after refresh())
+    # the locale is another object, and the catalog must follow it.
+    locale = get_locale()
+    kept: tuple[object, NullTranslations] | None = getattr(ctx, "scorekeeper_catalog", None)
+    if kept is None or kept[0] is not locale:
+        kept = (locale, get_translations())
+        ctx.scorekeeper_catalog = kept
+    return kept[1]
 
 
 @pass_context

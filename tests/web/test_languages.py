@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
-from flask import Flask
-from flask_babel import format_time
+from flask import Flask, render_template_string
+from flask_babel import force_locale, format_time
 from wtforms.i18n import get_translations
 
 from scorekeeper.i18n import short_time
@@ -149,3 +149,12 @@ def test_history_times_read_as_flask_babels_short_time(app: Flask, language: str
     with app.test_request_context(headers={"Accept-Language": language}):
         for moment in [*moments, *naive]:
             assert short_time(moment) == format_time(moment, "short"), moment
+
+
+def test_templates_follow_a_locale_forced_inside_a_request(app: Flask) -> None:
+    page = "{{ _('Save the round') }}"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert render_template_string(page) == "Save the round"
+        with force_locale("de"):
+            assert render_template_string(page) == "Runde speichern"
+        assert render_template_string(page) == "Save the round"
