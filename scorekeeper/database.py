@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from sqlalchemy import Row, event, select
 from sqlalchemy.engine import Connection
 
@@ -89,9 +89,23 @@ def lock_writes() -> None:
     db.session.connection(execution_options={IMMEDIATE: True})
 
 
+SNAPSHOT_PATHS = ("/g/", "/api/")  # where a read keeps what it derived under the version read
+
+
+def _read_snapshot(_endpoint: str | None, _values: dict[str, Any] | None) -> None:
+    """On PostgreSQL, let a game page or API read see one moment: the version it reads first
+    and the facts it reads after (READ COMMITTED would show a change committed in between, and
+    what is kept under the older version would hold the newer facts). SQLite's transaction
+    is one snapshot already."""
+    if request.method in ("GET", "HEAD") and request.path.startswith(SNAPSHOT_PATHS):
+        db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
 def init_app(app: Flask) -> None:
-    """Attach the SQLite settings to the app's engine."""
+    """Attach the SQLite settings to the app's engine; PostgreSQL reads see one snapshot."""
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
             event.listen(db.engine, "begin", _sqlite_begin)
+        else:
+            app.url_value_preprocessor(_read_snapshot)

@@ -1,4 +1,4 @@
-"""The unchanged poll read in front of Flask: right answers, and the pool left as it was."""
+"""The game's version as polls and pages read it: right answers, one moment, the pool intact."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from sqlalchemy import select, text
+from sqlalchemy import create_engine, func, insert, select, text, update
 
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
-from scorekeeper.models import Game
+from scorekeeper.models import Buy, Game, Round
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.unchanged_poll import Links, LinksReader
 from tests.databases import make_app
@@ -64,3 +64,27 @@ def test_a_failed_read_goes_on_to_flask_and_spoils_no_connection(one_connection:
         assert reader.read(game.id) is None  # the driver's error: Flask answers this poll
         reader.sql = good
         assert reader.read(game.id) == links_of(game)
+
+
+def test_a_page_reads_the_version_and_the_facts_of_one_moment(one_connection: Flask) -> None:
+    """A change committed after a page read the version stays out of the facts it reads then."""
+    with one_connection.app_context():
+        game = actions.create_game(MAY_I, PLAYERS, 0)
+        url, game_id = f"/g/{game.id}/{game.edit_token}", game.id
+        db.session.remove()
+        other = create_engine(db.engine.url)  # another phone's connection
+    try:
+        with one_connection.test_request_context(url):
+            one_connection.preprocess_request()  # the link check reads the version
+            seen = db.session.scalar(select(Game.version).where(Game.id == game_id))
+            with other.begin() as connection:  # another phone's buy commits meanwhile
+                round_id = connection.execute(
+                    insert(Round).values(game_id=game_id, number=1, dealer=0).returning(Round.id)
+                ).scalar_one()
+                connection.execute(insert(Buy).values(round_id=round_id, seat=1))
+                connection.execute(update(Game).values(version=Game.version + 1))
+            assert db.session.scalar(select(func.count()).select_from(Buy)) == 0
+            assert db.session.scalar(select(Game.version).where(Game.id == game_id)) == seen
+            db.session.remove()
+    finally:
+        other.dispose()
