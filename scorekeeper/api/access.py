@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
+from ..capability_links import LinkRefused
 from ..games import links
 from ..games.state import GameState
 from ..models import Game
@@ -28,7 +29,7 @@ def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
     """
     try:
         game, _access = links.open_game(game_id, bearer_token(), change=change, facts=facts)
-    except links.LinkRefused as refusal:
+    except LinkRefused as refusal:
         raise _problem(refusal) from None
     return game
 
@@ -39,7 +40,7 @@ def open_change(game_id: int) -> GameState:
     open_game refuses."""
     try:
         state, _access = links.open_change(game_id, bearer_token())
-    except links.LinkRefused as refusal:
+    except LinkRefused as refusal:
         raise _problem(refusal) from None
     return state
 
@@ -48,12 +49,12 @@ def open_version(game_id: int) -> int:
     """The version of the game this request's link opens, from one light query."""
     try:
         version, _access = links.open_version(game_id, bearer_token())
-    except links.LinkRefused as refusal:
+    except LinkRefused as refusal:
         raise _problem(refusal) from None
     return version
 
 
-def _problem(refusal: links.LinkRefused) -> Problem:
+def _problem(refusal: LinkRefused) -> Problem:
     """A refused link as the API answers it; 401 says how to send one."""
     headers = [CHALLENGE] if refusal.status == 401 else []
     return Problem(refusal.status, refusal.message, headers=headers)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from ..capability_links import Role, new_token
 from ..database import lock_writes
 from ..extensions import db
 from ..models import Game, Player, Round, Seat, TablePlayer
@@ -80,8 +81,8 @@ def _create_game(
         rules_json=ruleset_to_dict(rules),
         first_dealer=dealer,
         dealer_was_cut=cut,
-        edit_token=links.new_token(),
-        view_token=links.new_token(),
+        edit_token=new_token(),
+        view_token=new_token(),
     )
     game.decks = decks
     if people:
@@ -222,7 +223,7 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
     db.session.commit()
 
 
-def rotate_link(game: Game, role: links.Role) -> str:
+def rotate_link(game: Game, role: Role) -> str:
     """Replace the game's edit or view link; the history notes it, never the link itself."""
     token = links.rotate(game, role)
     history.record(game, "rotate_link", None, after={"role": role})

@@ -15,6 +15,7 @@ from typing import Any
 from flask import abort
 from sqlalchemy import select
 
+from ..capability_links import new_token
 from ..extensions import db
 from ..models import HouseRules, utcnow
 from ..rules.errors import RuleError
@@ -23,7 +24,6 @@ from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.validation import check_ruleset
-from .links import new_token
 
 NAME_LENGTH = 80  # the name column
 KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's

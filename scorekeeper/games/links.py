@@ -14,12 +14,9 @@ from ..capability_links import (
     Access,
     LinkKind,
     LinkRefused,
-    Links,
     Role,
     checked,
-    new_token,
     open_link,
-    role_of,
 )
 from ..capability_links import rotate as rotate_link
 from ..database import lock_game, lock_game_row
@@ -28,20 +25,6 @@ from ..models import Game, RetiredLink
 from ..rules.messages import N_, msg
 from .state import GameState, game_with_facts
 from .writes import state_for_change
-
-__all__ = [
-    "LARGEST_ID",
-    "Access",
-    "LinkRefused",
-    "Links",
-    "Role",
-    "new_token",
-    "open_change",
-    "open_game",
-    "open_version",
-    "role_of",
-    "rotate",
-]
 
 NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
 GAME_LINKS = LinkKind(

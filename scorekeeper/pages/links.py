@@ -8,8 +8,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, request
 from werkzeug.wrappers import Response
 
+from ..capability_links import Access, role_of
 from ..games import actions
-from ..games.links import Access, open_change, open_game, open_version, role_of
+from ..games.links import open_change, open_game, open_version
 from ..games.state import GameState, game_state, kept_states, load_game, recent_games
 from .capability_links import LinkDoor, role_named
 from .rendering import respond
