@@ -121,9 +121,7 @@ def reverse(game: Game, change: Change) -> None:
     if record_ is None:
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
     if change.kind == "buy":
-        buy = db.session.get(Buy, (change.after or {}).get("buy_id")) or _last_buy(
-            record_, change.seat
-        )
+        buy = _last_buy(record_, change.seat)
         if buy is not None:
             record_.buys.remove(buy)
     elif change.kind == "buy_removed":
@@ -138,10 +136,11 @@ def reverse(game: Game, change: Change) -> None:
 
 
 def _last_buy(record_: Round, seat: int | None) -> Buy | None:
-    """The seat's newest buy of the round: the one to take off when the buy's own row is gone.
+    """The seat's newest buy of the round: the one an undo of its buy takes off.
 
-    Taking a buy back and undoing that puts the buy back as a new row, so undoing the buy
-    itself afterwards must find it by seat, not by the old row's id.
+    Undo goes newest first, so every later change of that seat's buys is undone already: its
+    newest buy is the one the buy made, or the row an undone take-back put back in its place
+    (a new row, so the buy's own id, kept in its history entry, may name nothing any more).
     """
     return max((b for b in record_.buys if b.seat == seat), key=lambda b: b.id or 0, default=None)
 
