@@ -9,7 +9,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from ..games.state import game_state, load_game
-from ..i18n import translate
+from ..i18n import translate, translate_text
 from ..tables import backup, export, games
 from .house_rule_links import remember, saved_here
 from .links import GAME, protect
@@ -79,13 +79,25 @@ def create() -> Response | tuple[str, int]:
         done = backup.import_backup(data, saved_here())
     except backup.BackupRefused as refusal:
         return render_template("tables/import.html", error=translate(refusal.message)), 422
+    flash(_added(done), "info")
+    if done.differences:
+        flash(
+            gettext("Where the file and this table differ, the table's facts are kept:"), "warning"
+        )
+    for difference in done.differences:
+        flash(translate_text(difference), "warning")
+    for saved in done.new_house_rules:  # this browser restored them: it may open them
+        remember(saved)
+    return open_table_in_browser(done.table.id, done.table.edit_token)
+
+
+def _added(done: backup.Imported) -> str:
+    """What a restore added, or that the file was all here already."""
+    if done.added_nothing:
+        return gettext("Everything in this file is already here: nothing was added.")
     added = gettext(
         "New games: %(games)s. New people: %(people)s.",
         games=done.games_added,
         people=done.players_added,
     )
-    added += " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
-    flash(added, "info")
-    for saved in done.new_house_rules:  # this browser restored them: it may open them
-        remember(saved)
-    return open_table_in_browser(done.table.id, done.table.edit_token)
+    return added + " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
