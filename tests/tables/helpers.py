@@ -27,11 +27,13 @@ def open_table(client: FlaskClient, name: str = "Thursday club") -> str:
     return str(response.headers["Location"])
 
 
-def start_at(client: FlaskClient, table_url: str, players: list[str]) -> Table:
+def start_at(
+    client: FlaskClient, table_url: str, players: list[str], ruleset: str = "may-i"
+) -> Table:
     """Start a game at a table through its form; a Table helper on the new game."""
     data = {f"players-{i}": name for i, name in enumerate(players)}
     response = client.post(
-        f"{table_url}/games", data={"ruleset": "may-i", "first_dealer": "0", **data}
+        f"{table_url}/games", data={"ruleset": ruleset, "first_dealer": "0", **data}
     )
     assert response.status_code == 303, response.get_data(as_text=True)
     game = Table(client)
