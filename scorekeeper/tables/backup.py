@@ -26,6 +26,7 @@ from .backup_format import (
 )
 from .backup_read import BackupRefused, read_backup
 from .backup_replay import replay_games
+from .backup_rows import game_rows
 from .backup_write import store
 
 __all__ = ["BackupRefused", "Imported", "export_backup", "import_backup"]
@@ -99,8 +100,9 @@ def import_backup(data: bytes, saved_sets: Sequence[HouseRules] = ()) -> Importe
     backup = read_backup(data)
     replay_games(backup)
     new_sets = _new_house_rules(backup.house_rules, saved_sets)
+    rows = [game_rows(game) for game in backup.games]
     try:
-        stored = store(backup, new_sets)
+        stored = store(backup, rows, new_sets)
     except BackupRefused:
         db.session.rollback()
         raise

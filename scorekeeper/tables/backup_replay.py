@@ -1,6 +1,7 @@
 """A backup's games replayed fact by fact through the checks live entry makes (RULES.md §10).
 
-Each game is built again in memory, never in the session: its rule set goes through the rule
+Each game is built again in memory as plain rows (tables/facts.py, what game_state reads; ORM
+objects cost twice as much), never in the session: its rule set goes through the rule
 set's validation and its table through a new game's check; then each round in turn, each buy
 as the Buy button checks it, each run-out as "The stock ran out" does and each round's end as
 the end-of-round form does (games/round_end.checked_end), which must make exactly the facts
@@ -22,7 +23,6 @@ from ..games.actions import buy_refused, check_table
 from ..games.history import round_label
 from ..games.round_end import Hand, checked_end
 from ..games.state import GameState, game_state
-from ..models import Buy, Game, Player, Round, RoundResult, Seat
 from ..rules.errors import RuleError
 from ..rules.messages import N_, Message, msg
 from ..rules.ruleset import RuleSet
@@ -31,6 +31,7 @@ from ..rules.stock import stock_ran_out
 from .backup_format import Backup, BackupGame, BackupRound
 from .backup_history import check_history
 from .backup_read import BackupRefused
+from .facts import BuyRow, GameRow, ResultRow, RoundRow, SeatRow
 
 THIS_ROUND = N_("Game %(game)s of the file (%(date)s, %(players)s), %(round)s: %(reason)s")
 THIS_GAME = N_("Game %(game)s of the file (%(date)s, %(players)s): %(reason)s")
@@ -68,12 +69,12 @@ def replay(game: Replayed, parsed: dict[str, RuleSet]) -> None:
     """One game's facts in order, through the checks live entry makes."""
     facts = game.facts
     rules = _rules(game, parsed)
-    built = Game(rules_json=facts.rules, first_dealer=facts.first_dealer, version=facts.version)
-    built.decks, built.dealer_was_cut = facts.decks, facts.dealer_was_cut
-    built.seats = [Seat(position=i, player=Player(name=n)) for i, n in enumerate(game.names)]
+    seats = [SeatRow(position, name, position) for position, name in enumerate(game.names)]
+    head = (facts.version, facts.edit_token, facts.created_at, facts.first_dealer, facts.decks)
+    built = GameRow(0, *head, rules=rules, seats=seats)
     with _refusing(game):
         check_table(rules, len(game.names), facts.first_dealer, facts.decks)
-        state = game_state(built, rules)
+        state = game_state(built, rules)  # type: ignore[arg-type]  # a GameRow reads as a Game
     for index, played in enumerate(facts.rounds):
         with _refusing(game, played.number, len(rules.rounds)):
             last = index == len(facts.rounds) - 1
@@ -123,9 +124,8 @@ def _replay_round(state: GameState, played: BackupRound, last: bool) -> GameStat
         raise RuleError(msg(N_("This round's players are not the ones the tie asks for.")))
     if played.dealer not in current.seats:
         raise RuleError(msg(N_("The dealer of this round does not play in it.")))
-    record = Round(number=played.number, dealer=played.dealer, tiebreak_seats=tied, run_outs=0)
-    record.ended_by_stock, record.results, record.buys = False, [], []
-    state.game.rounds.append(record)
+    record = RoundRow(played.number, played.dealer, tied, 0, False, None)
+    state.game.rounds.append(record)  # type: ignore[arg-type]
     for buy in played.buys:
         _replay_buy(game_state(state.game, state.rules), record, buy.seat)
     for previous in range(played.run_outs):
@@ -140,7 +140,7 @@ def _replay_round(state: GameState, played: BackupRound, last: bool) -> GameStat
     return game_state(state.game, state.rules)
 
 
-def _replay_buy(state: GameState, record: Round, seat: int) -> None:
+def _replay_buy(state: GameState, record: RoundRow, seat: int) -> None:
     """A buy, as the Buy button checks it (games/actions.buy_refused)."""
     assert state.current is not None  # the round being replayed has no end yet
     if seat not in state.current.seats:
@@ -148,7 +148,7 @@ def _replay_buy(state: GameState, record: Round, seat: int) -> None:
     refusal = buy_refused(state, state.current, seat)
     if refusal is not None:
         raise RuleError(refusal)
-    record.buys.append(Buy(seat=seat))
+    record.buys.append(BuyRow(seat))
 
 
 def _replay_down(seats: tuple[int, ...], down: list[int]) -> None:
@@ -159,7 +159,7 @@ def _replay_down(seats: tuple[int, ...], down: list[int]) -> None:
         raise RuleError(msg(N_("A player is marked down twice.")))
 
 
-def _replay_end(state: GameState, record: Round, played: BackupRound) -> None:
+def _replay_end(state: GameState, record: RoundRow, played: BackupRound) -> None:
     """The round's end, as the end-of-round form checks it; its facts must be the file's."""
     out = [result.seat for result in played.results if result.went_out]
     if len(out) > 1:
@@ -172,7 +172,7 @@ def _replay_end(state: GameState, record: Round, played: BackupRound) -> None:
             "Its end is not what its hands make: who went out, the stock and the hands disagree."
         )
         raise RuleError(msg(message))
-    record.results = [RoundResult(**result) for result in end.facts["results"]]
+    record.results = [ResultRow(**result) for result in end.facts["results"]]
     record.ended_by_stock = end.facts["ended_by_stock"]
     record.cut_bonus_seat = end.facts["cut_bonus_seat"]
 

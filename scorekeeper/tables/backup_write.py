@@ -12,33 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 
 from ..database import lock_table, lock_writes
 from ..extensions import db
-from ..models import (
-    Buy,
-    CardTable,
-    Change,
-    Game,
-    HouseRules,
-    RetiredLink,
-    RetiredTableLink,
-    Round,
-    RoundResult,
-    Seat,
-    TablePlayer,
-)
+from ..models import CardTable, Game, HouseRules, RetiredTableLink, TablePlayer
 from ..rules.messages import N_, msg
 from .backup_format import Backup, BackupGame
 from .backup_read import BackupRefused, check_one_person_a_seat, refused_at
-from .backup_replay import THIS_GAME
+from .backup_replay import Replayed
+from .backup_rows import GameRows, chunks, insert_games, insert_rows
 
 RESTORES = 0x5C0BE  # the PostgreSQL advisory lock restores take turns on
-GAME_COLUMNS = ("rules", "first_dealer", "dealer_was_cut", "decks", "version", "edit_token")
-GAME_COLUMNS += ("view_token", "created_at", "updated_at")
 
 
 @dataclass(frozen=True)
@@ -52,23 +38,26 @@ class Stored:
     present: frozenset[str]  # the file's games the table had already, by edit link
 
 
-def store(backup: Backup, new_sets: Sequence[HouseRules]) -> Stored:
-    """Add what the database lacks of the backup in one transaction, or refuse the file."""
+def store(backup: Backup, rows: Sequence[GameRows], new_sets: Sequence[HouseRules]) -> Stored:
+    """Add what the database lacks of the backup in one transaction, or refuse the file.
+
+    `rows` are the file's games as rows (backup_rows.game_rows), made before the lock.
+    """
     lock_writes()  # SQLite: BEGIN IMMEDIATE; concurrent restores and buys wait their turn
     if db.engine.dialect.name != "sqlite":
         db.session.execute(select(func.pg_advisory_xact_lock(RESTORES)))
     table_id, added = _table(backup)
     people, people_added = _people(backup, table_id)
     here = _games_here(backup.games)
+    names = {player.uid: player.name for player in backup.players}
     for number, game in enumerate(backup.games, start=1):
         if game.edit_token in here and here[game.edit_token] != table_id:
+            seated = tuple(names[uid] for uid in game.seats)
             reason = msg(N_("It is already here, at another table."))
-            players = tuple(p.name for p in backup.players if p.uid in game.seats)
-            named = {"date": game.created_at.date().isoformat(), "players": players}
-            raise BackupRefused(msg(THIS_GAME, game=number, reason=reason, **named))
+            raise Replayed(number, game, seated).refused(reason)
     _check_seats(backup, here, table_id)
-    new_games = [game for game in backup.games if game.edit_token not in here]
-    _insert_games(new_games, table_id, people)
+    new_games = [game for game in rows if game.token not in here]
+    insert_games(new_games, table_id, people)
     db.session.add_all(new_sets)
     db.session.commit()
     present = frozenset(token for token, owner in here.items() if owner == table_id)
@@ -88,9 +77,9 @@ def _table(backup: Backup) -> tuple[int, bool]:
             lock_table(found.id)  # its people's merges and names stay as they are meanwhile
         return found.id, False
     row = head.model_dump(exclude={"retired_links"})
-    table_id = _insert(CardTable, [row])[0]
+    table_id = db.session.execute(insert(CardTable).returning(CardTable.id), row).scalar_one()
     retired = [{"table_id": table_id, **link.model_dump()} for link in head.retired_links]
-    _insert(RetiredTableLink, retired, ids=False)
+    insert_rows(RetiredTableLink, retired)
     return table_id, True
 
 
@@ -99,11 +88,11 @@ def _people(backup: Backup, table_id: int) -> tuple[dict[str, int], int]:
     query = select(TablePlayer.uid, TablePlayer.id).where(TablePlayer.table_id == table_id)
     people: dict[str, int] = dict(db.session.execute(query).tuples().all())
     new = [(number, p) for number, p in enumerate(backup.players) if p.uid not in people]
-    elsewhere = set(
-        db.session.scalars(
-            select(TablePlayer.uid).where(TablePlayer.uid.in_([p.uid for _, p in new]))
+    elsewhere: set[str] = set()
+    for chunk in chunks([p.uid for _, p in new]):
+        elsewhere |= set(
+            db.session.scalars(select(TablePlayer.uid).where(TablePlayer.uid.in_(chunk)))
         )
-    )
     for number, player in new:
         if player.uid in elsewhere:
             reason = msg(N_("This person is already here, at another table."))
@@ -112,7 +101,9 @@ def _people(backup: Backup, table_id: int) -> tuple[dict[str, int], int]:
         {"table_id": table_id, "merged_into_id": None, **p.model_dump(exclude={"merged_into"})}
         for _, p in new
     ]
-    people |= dict(zip([p.uid for _, p in new], _insert(TablePlayer, rows), strict=True))
+    insert_rows(TablePlayer, rows)
+    query = select(TablePlayer.uid, TablePlayer.id).where(TablePlayer.table_id == table_id)
+    people = dict(db.session.execute(query).tuples().all())
     merges = [
         {"person": people[p.uid], "into": people[p.merged_into]} for _, p in new if p.merged_into
     ]
@@ -124,9 +115,11 @@ def _people(backup: Backup, table_id: int) -> tuple[dict[str, int], int]:
 
 def _games_here(games: list[BackupGame]) -> dict[str, int | None]:
     """The file's games already here (by edit link), with the table each belongs to."""
-    tokens = [game.edit_token for game in games]
-    query = select(Game.edit_token, Game.table_id).where(Game.edit_token.in_(tokens))
-    return dict(db.session.execute(query).tuples().all())
+    found: dict[str, int | None] = {}
+    for chunk in chunks([game.edit_token for game in games]):
+        query = select(Game.edit_token, Game.table_id).where(Game.edit_token.in_(chunk))
+        found |= dict(db.session.execute(query).tuples().all())
+    return found
 
 
 def _check_seats(backup: Backup, here: dict[str, int | None], table_id: int) -> None:
@@ -138,52 +131,3 @@ def _check_seats(backup: Backup, here: dict[str, int | None], table_id: int) -> 
     for number, game in enumerate(backup.games):
         if game.edit_token not in here:
             check_one_person_a_seat(f"games.{number}.seats", game.seats, into)
-
-
-def _insert_games(games: list[BackupGame], table_id: int, people: dict[str, int]) -> None:
-    """The games with every fact, one executemany per kind of row."""
-    rows = [
-        {"table_id": table_id, "rules_json": g.rules}
-        | {c: getattr(g, c) for c in GAME_COLUMNS if c != "rules"}
-        for g in games
-    ]
-    game_ids = _insert(Game, rows)
-    seats, rounds, changes, retired = [], [], [], []
-    for game_id, game in zip(game_ids, games, strict=True):
-        for position, uid in enumerate(game.seats):
-            seats.append({"game_id": game_id, "position": position, "player_id": None})
-            seats[-1]["table_player_id"] = people[uid]
-        rounds += [(game_id, played) for played in game.rounds]
-        changes += [{"game_id": game_id, **c.model_dump()} for c in game.changes]
-        retired += [{"game_id": game_id, **link.model_dump()} for link in game.retired_links]
-    _insert(Seat, seats, ids=False)
-    _insert_rounds(rounds)
-    _insert(Change, changes, ids=False)
-    _insert(RetiredLink, retired, ids=False)
-
-
-def _insert_rounds(rounds: list[tuple[int, Any]]) -> None:
-    """The rounds, then their hands and buys."""
-    rows = [
-        {"game_id": game_id, **played.model_dump(exclude={"results", "buys"})}
-        for game_id, played in rounds
-    ]
-    round_ids = _insert(Round, rows)
-    results, buys = [], []
-    for round_id, (_, played) in zip(round_ids, rounds, strict=True):
-        results += [{"round_id": round_id, **r.model_dump()} for r in played.results]
-        buys += [{"round_id": round_id, **b.model_dump()} for b in played.buys]
-    _insert(RoundResult, results, ids=False)
-    _insert(Buy, buys, ids=False)
-
-
-def _insert(model: Any, rows: list[dict[str, Any]], ids: bool = True) -> list[int]:
-    """Insert rows of a model with one executemany; their new ids in the rows' order."""
-    if not rows:
-        return []
-    connection = db.session.connection()
-    if not ids:
-        connection.execute(insert(model), rows)
-        return []
-    statement = insert(model).returning(model.id, sort_by_parameter_order=True)
-    return list(connection.execute(statement, rows).scalars())

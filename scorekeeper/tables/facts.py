@@ -59,6 +59,7 @@ class RoundRow:
     cut_bonus_seat: int | None
     results: list[ResultRow] = field(default_factory=list)
     buys: list[BuyRow] = field(default_factory=list)
+    down_seats: list[int] | None = None  # whose contract is down (a restore's replay sets it)
 
 
 @dataclass
