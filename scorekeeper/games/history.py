@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from sqlalchemy import insert, select, update
 
@@ -17,7 +17,6 @@ ChangeKind = Literal[
     "create", "buy", "buy_removed", "down", "down_removed", "run_out", "result", "undo",
     "rotate_link",
 ]  # fmt: skip
-CHANGE_KINDS: tuple[str, ...] = get_args(ChangeKind)
 
 
 def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
