@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, insert, select, update
 
-from ..database import lock_table, lock_writes
+from ..database import lock_writes
 from ..extensions import db
 from ..models import CardTable, Game, HouseRules, RetiredTableLink, TablePlayer
 from ..rules.messages import N_, msg
@@ -74,7 +74,10 @@ def _table(backup: Backup) -> tuple[int, bool]:
             taken = N_("This table is already here, with other links: ask its scorekeeper.")
             raise BackupRefused(msg(taken))
         if db.engine.dialect.name != "sqlite":  # SQLite's write lock holds the table already
-            lock_table(found.id)  # its people's merges and names stay as they are meanwhile
+            # Its people's merges and names (which lock the row FOR UPDATE) wait for the
+            # restore; a game started at the table meanwhile (KEY SHARE, its foreign key) does not.
+            row = select(CardTable.id).where(CardTable.id == found.id)
+            db.session.execute(row.with_for_update(key_share=True))
         return found.id, False
     row = head.model_dump(exclude={"retired_links"})
     table_id = db.session.execute(insert(CardTable).returning(CardTable.id), row).scalar_one()
