@@ -34,6 +34,13 @@ def make_app(database_url: str, instance_path: str, **overrides: object) -> Flas
     return app
 
 
+def close(app: Flask) -> None:
+    """Close an app's sessions and database connections (a test's end)."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 def migrate(database_url: str, instance_path: str, revision: str = "head") -> None:
     """Run the real migrations on a database, up to head or down to `revision`."""
     app = make_app(database_url, instance_path)

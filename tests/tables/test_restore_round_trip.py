@@ -26,7 +26,7 @@ from scorekeeper.models import CardTable, Game, RetiredLink, RetiredTableLink, T
 from scorekeeper.rules.presets import MAY_I, PRESETS
 from scorekeeper.tables import games
 from tests.conftest import Table
-from tests.databases import PostgresDatabase, make_app, sqlite_copy
+from tests.databases import PostgresDatabase, close, make_app, sqlite_copy
 from tests.tables.backups import backup_of, hold_sets, stored_facts, upload
 from tests.tables.helpers import (
     BEN_WINS,
@@ -65,9 +65,7 @@ def fresh(
 
     yield make
     for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        close(app)
 
 
 def house_game(app: Flask, client: FlaskClient, name: str, rules: Any, players: list[str]) -> Table:

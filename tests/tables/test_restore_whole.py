@@ -148,3 +148,16 @@ def test_a_restore_into_an_empty_installation_reports_no_differences(
     backup = backup_of(client, url)
     empty(app)
     assert KEPT not in restored_page(client, backup)
+
+
+def test_many_differences_are_summed_up_after_the_first_few(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = open_table(client)
+    games = [start_at(client, url, ["Anna", "Ben"]) for _ in range(12)]
+    older = backup_of(client, url)
+    for game in games:
+        assert game.buy("Ben").status_code == 303
+    page = restored_page(client, older)
+    assert page.count("differs at Round 1 and its history.") == 8
+    assert "… and 4 more." in page
