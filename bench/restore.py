@@ -124,15 +124,17 @@ class Phone(threading.Thread):
 
 @contextmanager
 def timed(phases: dict[str, float], name: str, target: Any, attribute: str) -> Iterator[None]:
-    """Add the time spent in target.attribute to phases[name] while the block runs."""
+    """Add the wall and CPU time spent in target.attribute to phases[name] during the block."""
     original = getattr(target, attribute)
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         try:
             return original(*args, **kwargs)
         finally:
             phases[name] = phases.get(name, 0.0) + time.perf_counter() - began
+            # This thread's own CPU: what the phase costs without the machine's other load.
+            phases[f"{name} cpu"] = phases.get(f"{name} cpu", 0.0) + time.thread_time() - cpu
 
     setattr(target, attribute, wrapper)
     try:
