@@ -38,7 +38,7 @@ CUTTER_ONLY = {
 PROPER = {
     "en": "Contract Rummy proper",
     "de": "Contract Rummy, das Ursprungsspiel",
-    "nl": "Contract Rummy, het oorspronkelijke spel",
+    "nl": "Contract Rummy (origineel)",
     "es": "Contract Rummy original",
 }
 
