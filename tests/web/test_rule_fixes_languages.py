@@ -31,7 +31,7 @@ COMMON_LIST = {
 }
 CUTTER_ONLY = {
     "en": "Only the player who cut this round can earn the cut bonus.",
-    "de": "Nur wer in dieser Runde abgehoben hat, kann den Abhebe-Bonus bekommen.",
+    "de": "Nur wer in dieser Runde abgehoben hat, kann den Abhebebonus bekommen.",
     "nl": "Alleen wie deze ronde coupeerde, kan de coupurebonus krijgen.",
     "es": "Solo quien cortó en esta ronda puede ganar la bonificación por corte.",
 }
