@@ -39,7 +39,7 @@ SAID: dict[str, list[tuple[str, str | None]]] = {
         ("Höchstens 5 Käufe pro Spiel.", None),
         ("Runde 1: kein Kaufen.", "In dieser Runde wird nicht gekauft."),
         ("Geben darf, wer in der letzten Runde ausgegangen ist", None),
-        ("Auch jede 2 ist ein Platzhalter; eine 2 auf der Hand zählt 20.", "Zweier sind wild"),
+        ("Auch jede 2 ist ein Platzhalter; eine 2 auf der Hand zählt 20.", "Zweier sind Platzhalter"),
         ("Höchstens 1 Platzhalter in einer Meldung.", "Höchstens 1 Platzhalter"),
         ("2: 20 Punkte.", None),
         ("ungemischt", "Ablagestapel einmal ungemischt umdrehen"),
@@ -48,8 +48,8 @@ SAID: dict[str, list[tuple[str, str | None]]] = {
         ("Hoogstens 5 aankopen per spel.", None),
         ("Ronde 1: niet kopen.", "Deze ronde wordt er niet gekocht."),
         ("Wie de vorige ronde uitging, deelt", None),
-        ("Ook elke 2 is joker; een 2 in je hand telt 20.", "Tweeën zijn wild"),
-        ("Hoogstens 1 wilde kaart in één combinatie.", "Hoogstens 1 wilde kaart"),
+        ("Ook elke 2 is joker; een 2 in je hand telt 20.", "Tweeën zijn joker"),
+        ("Hoogstens 1 joker in één combinatie.", "Hoogstens 1 joker"),
         ("2: 20 punten.", None),
         ("ongeschud", "draai de aflegstapel één keer ongeschud om"),
     ],
@@ -60,7 +60,7 @@ SAID: dict[str, list[tuple[str, str | None]]] = {
         ("Cada 2 también es comodín; un 2 en la mano cuenta 20.", "Los 2 son comodines"),
         ("Como máximo 1 comodín en una combinación.", "Como máximo 1 comodín"),
         ("2: 20 puntos.", None),
-        ("sin barajar", "dé la vuelta a la pila de descarte, sin barajar, una vez"),
+        ("sin barajar", "da la vuelta a la pila de descarte, sin barajar, una vez"),
     ],
 }
 

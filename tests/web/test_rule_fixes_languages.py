@@ -19,7 +19,7 @@ TWICE = {
 }
 ROUND_SEVEN = {
     "en": "Round 7: all 13 cards go down at once, which 3 runs of exact length cannot hold",
-    "de": "Runde 7: Alle 13 Karten werden auf einmal ausgelegt, was 3 Sequenzen in genauer Länge",
+    "de": "Runde 7: Alle 13 Karten werden auf einmal ausgelegt, was 3 Folgen in genauer Länge",
     "nl": "Ronde 7: alle 13 kaarten gaan in één keer neer, wat 3 reeksen van precieze lengte",
     "es": "Ronda 7: las 13 cartas se colocan de una vez, y 3 escaleras de longitud exacta",
 }
