@@ -37,7 +37,7 @@ CUTTER_ONLY = {
 }
 PROPER = {
     "en": "Contract Rummy proper",
-    "de": "Contract Rummy, das Ursprungsspiel",
+    "de": "Contract Rummy (Original)",
     "nl": "Contract Rummy (origineel)",
     "es": "Contract Rummy original",
 }
