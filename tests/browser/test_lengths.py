@@ -31,36 +31,37 @@ FAMILY = [
 LANGUAGES = ["en", "de", "nl", "es"]
 SMALL_PHONE = {"width": 320, "height": 640}
 PHONE = {"width": 390, "height": 844}
-# What a control's text may use: its inner width (a select's also less its arrow).
+# What a control's text may use: its inner width (a select's also less its arrow, 20 px).
 MEASURE = """
 () => {
   document.querySelectorAll("details").forEach((d) => { d.open = true; });
   const pen = document.createElement("canvas").getContext("2d");
-  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== "hidden";
   const room = (el, arrow) => {
     const s = getComputedStyle(el);
     return el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - arrow;
   };
-  const wide = (el, text) => { pen.font = getComputedStyle(el).font; return pen.measureText(text).width; };
+  const wide = (el, text) => {
+    pen.font = getComputedStyle(el).font;
+    return pen.measureText(text).width;
+  };
   const cut = [];
+  const check = (el, text, arrow) => {
+    if (wide(el, text) > room(el, arrow) + 1) {
+      cut.push(`"${text}": ${Math.ceil(wide(el, text))} > ${Math.floor(room(el, arrow))}`);
+    }
+  };
   for (const el of document.querySelectorAll("button, a.button, summary, label.chip, .chip")) {
     if (shown(el) && el.scrollWidth > el.clientWidth + 1) {
-      cut.push(`${el.tagName.toLowerCase()} "${el.innerText.trim()}": ${el.scrollWidth} > ${el.clientWidth}`);
+      cut.push(`"${el.innerText.trim()}": ${el.scrollWidth} > ${el.clientWidth}`);
     }
   }
   for (const select of document.querySelectorAll("select")) {
-    if (!shown(select)) continue;
-    for (const option of select.options) {
-      const text = option.text.trim();
-      if (wide(select, text) > room(select, 20) + 1) {
-        cut.push(`option "${text}": ${Math.ceil(wide(select, text))} > ${Math.floor(room(select, 18))}`);
-      }
-    }
+    if (shown(select)) [...select.options].forEach((o) => check(select, o.text.trim(), 20));
   }
   for (const input of document.querySelectorAll("input[placeholder]")) {
-    if (shown(input) && wide(input, input.placeholder) > room(input, 0) + 1) {
-      cut.push(`placeholder "${input.placeholder}": ${Math.ceil(wide(input, input.placeholder))} > ${Math.floor(room(input, 0))}`);
-    }
+    if (shown(input)) check(input, input.placeholder, 0);
   }
   if (document.documentElement.scrollWidth > window.innerWidth) {
     cut.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px`);

@@ -39,7 +39,10 @@ SAID: dict[str, list[tuple[str, str | None]]] = {
         ("Höchstens 5 Käufe pro Spiel.", None),
         ("Runde 1: kein Kaufen.", "In dieser Runde wird nicht gekauft."),
         ("Geben darf, wer in der letzten Runde ausgegangen ist", None),
-        ("Auch jede 2 ist ein Platzhalter; eine 2 auf der Hand zählt 20.", "Zweier sind Platzhalter"),
+        (
+            "Auch jede 2 ist ein Platzhalter; eine 2 auf der Hand zählt 20.",
+            "Zweier sind Platzhalter",
+        ),
         ("Höchstens 1 Platzhalter in einer Meldung.", "Höchstens 1 Platzhalter"),
         ("2: 20 Punkte.", None),
         ("ungemischt", "Ablagestapel einmal ungemischt umdrehen"),
