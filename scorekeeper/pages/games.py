@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, request, url_for
 from werkzeug.wrappers import Response
 
+from ..collation import by_name
 from ..games import actions
 from ..games.state import game_state, load_game
 from ..i18n import translate
@@ -31,7 +32,7 @@ def _new_page(form: NewGameForm, status: int = 200) -> Response:
     Only those: another table's players are no one else's business.
     """
     known = dict.fromkeys(name for state in openable_games() for name in state.names)
-    return respond("games/new.html", "games/new.html", status, form=form, known=list(known))
+    return respond("games/new.html", "games/new.html", status, form=form, known=by_name(known))
 
 
 @bp.get("/games/new")

@@ -28,9 +28,10 @@ def new_action_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def contract_words(contract: Contract) -> list[str]:
-    """The contract in the table's language, one part per meld kind."""
-    return [translate(part) for part in describe_contract(contract)]
+def contract_words(contract: Contract, rules: RuleSet | None = None) -> list[str]:
+    """The contract in the table's language, one part per meld kind, in the rules' words."""
+    parts = describe_contract(contract)
+    return [translate(worded(rules, part) if rules else part) for part in parts]
 
 
 def round_reminders(state: GameState) -> list[str]:

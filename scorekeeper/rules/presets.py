@@ -130,7 +130,7 @@ ACES_HIGH = replace(
 ACES_AROUND = replace(
     MAY_I,
     key="aces-around",
-    name=N_("May I? with round-the-corner aces"),
+    name=N_("May I? with K-A-2 runs"),
     melds=MeldRules(aces=AceRule.AROUND),
 )
 NO_JOKERS = replace(
@@ -149,7 +149,7 @@ FAMILY_SPEED = replace(
 FREE_LAYDOWN = replace(
     CONTRACT_RUMMY,
     key="free-laydown",
-    name=N_("Contract Rummy with free laying down"),
+    name=N_("Contract Rummy free laydown"),
     melds=replace(CONTRACT_RUMMY.melds, exact_laydown=False, abutting_runs=True),
 )
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from ..capability_links import new_token
+from ..collation import by_name
 from ..extensions import db
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
@@ -40,10 +41,9 @@ def create_table(name: str) -> CardTable:
 
 
 def people(table: CardTable) -> list[TablePlayer]:
-    """The table's people as they are now: merged spellings left out, by name."""
-    return sorted(
-        (p for p in table.players if p.merged_into_id is None), key=lambda p: p.name.casefold()
-    )
+    """The table's people as they are now: merged spellings left out, by name in the table's
+    language."""
+    return by_name((p for p in table.players if p.merged_into_id is None), lambda p: p.name)
 
 
 def merged(table: CardTable) -> list[TablePlayer]:
