@@ -14,16 +14,15 @@ from werkzeug.wrappers import Response
 from ..games import house_rules
 from ..i18n import translate
 from ..models import HouseRules
+from ..rules.bounds import MAX_DECK_RULES, MAX_ROUNDS, MIN_ROUNDS
 from ..rules.errors import RuleError, RuleSetInvalid
 from ..rules.presets import MAY_I, PRESETS
 from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_from_json, ruleset_to_dict
-from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
 from .house_rule_links import remember, rules_by_key, saved_here
 from .rendering import go_to, respond
 from .ruleset_form import (
-    MAX_DECK_RULES,
     apply,
     decode,
     encode,

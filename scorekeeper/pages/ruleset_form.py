@@ -20,13 +20,12 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from ..rules.bounds import MAX_DECK_RULES, MAX_ROUNDS, MIN_ROUNDS
 from ..rules.ruleset import RuleSet
-from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
 
 WHOLE = re.compile(r"-?[0-9]{1,9}")
 INDEX = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() also takes "²", int() not
 CHECKED = "on"  # a ticked box; each box follows a hidden "off" so an unticked one is still sent
-MAX_DECK_RULES = 6
 Data = dict[str, Any]
 
 

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field, replace
 
 from .playing_cards import Rank
 
+RANKS, SUITS = 13, 4
+CARDS_PER_DECK = RANKS * SUITS
+
 
 class AceRule(enum.StrEnum):
     """Where an ace may stand in a run."""
@@ -181,6 +184,14 @@ class RuleSet:
         matching = [r for r in self.decks if r.min_players <= players <= r.max_players]
         chosen = [r for r in matching if decks is None or r.decks == decks]
         return chosen[0] if chosen else None
+
+    def jokers_in_play(self, rule: DeckRule, players: int) -> int:
+        """Jokers on the table: the deck rule's where jokers are wild, else none (RULES.md 8)."""
+        return rule.jokers_for(players) if self.melds.jokers_wild else 0
+
+    def cards_in_play(self, rule: DeckRule, players: int) -> int:
+        """Every card on the table: 52 a deck and the jokers in play."""
+        return CARDS_PER_DECK * rule.decks + self.jokers_in_play(rule, players)
 
     def with_changes(self, **changes: object) -> RuleSet:
         """A copy with some top-level settings changed."""

@@ -9,7 +9,6 @@ from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
 from .ruleset import Contract, DealPasses, DeckRule, ReshufflePolicy, RoundSpec, RuleSet
 
-CARDS_PER_DECK = 52
 TIEBREAK_MIN_PLAYERS = 2
 _PLAIN = Contract()  # the default meld lengths, which a contract's name leaves unsaid
 
@@ -145,7 +144,7 @@ def _setup(
     """Assemble the setup; the Liverpool cut is made by the player to the dealer's right."""
     spec = round_spec_for(rules, round_number)
     leader, cutter = seats_around(dealer, players, cuts=rules.scoring.cut_bonus > 0)
-    jokers = deck_rule.jokers_for(players) if rules.melds.jokers_wild else 0
+    jokers = rules.jokers_in_play(deck_rule, players)
     return TableSetup(
         round_number=round_number,
         total_rounds=len(rules.rounds),
@@ -154,7 +153,7 @@ def _setup(
         final_discard=spec.final_discard,
         decks=deck_rule.decks,
         jokers=jokers,
-        total_cards=CARDS_PER_DECK * deck_rule.decks + jokers,
+        total_cards=rules.cards_in_play(deck_rule, players),
         dealer=dealer,
         first_player=leader,
         cutter=cutter,
