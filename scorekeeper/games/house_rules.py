@@ -21,7 +21,7 @@ from ..models import HouseRules, utcnow
 from ..rules.bounds import NAME_LENGTH, TEXT
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
-from ..rules.presets import PRESETS
+from ..rules.presets import HOUSE_KEY, PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.validation import check_ruleset
@@ -89,7 +89,7 @@ def _checked_name(name: str) -> str:
 
 def _stored(name: str, rules: RuleSet, copied: bool = False) -> dict[str, object]:
     """The rules as stored: checked by the engine first (a copy as it was made), named as saved."""
-    rules = replace(rules, name=name, key="house")
+    rules = replace(rules, name=name, key=HOUSE_KEY)
     check_ruleset(rules, stored=copied)
     return ruleset_to_dict(rules)
 

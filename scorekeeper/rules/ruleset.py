@@ -5,10 +5,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
+from .messages import N_
 from .playing_cards import Rank
 
 RANKS, SUITS = 13, 4
 CARDS_PER_DECK = RANKS * SUITS
+MAY_I_CALL = N_("May I?")  # the standard call: ours, so shown in the table's language
 
 
 class AceRule(enum.StrEnum):
@@ -168,7 +170,7 @@ class RuleSet:
     min_players: int = 2
     max_players: int = 8
     recommended_min_players: int = 3
-    buy_call: str = "May I?"  # what the table calls out; shown in the table's language
+    buy_call: str = MAY_I_CALL  # what the table calls out (a table's own is shown as typed)
 
     def round_spec(self, number: int) -> RoundSpec:
         """The spec of round `number` (1-based)."""

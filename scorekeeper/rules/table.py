@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
 from .ruleset import Contract, DealPasses, DeckRule, ReshufflePolicy, RoundSpec, RuleSet
+from .sheet_words import set_name
 
 TIEBREAK_MIN_PLAYERS = 2
 _PLAIN = Contract()  # the default meld lengths, which a contract's name leaves unsaid
@@ -167,7 +168,7 @@ def _check_players(rules: RuleSet, players: int, fewest: int) -> None:
     if not fewest <= players <= rules.max_players:
         message = msg(
             N_("%(name)s is played by %(min)s to %(max)s players, not %(players)s."),
-            name=msg(rules.name),  # the rule set's name, translated with the sentence
+            name=set_name(rules),
             min=fewest,
             max=rules.max_players,
             players=players,
@@ -195,7 +196,7 @@ def _deck_rule(
         rule = min(larger, key=lambda r: r.min_players, default=None)
     if rule is not None:
         return rule
-    params = {"name": msg(rules.name), "players": players, "decks": decks}
+    params = {"name": set_name(rules), "players": players, "decks": decks}
     if decks is None:
         message = msg(N_("%(name)s has no decks for %(players)s players."), **params)
     else:
