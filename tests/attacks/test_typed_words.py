@@ -9,6 +9,7 @@ posted under a preset's key was kept under it and opened with the preset's descr
 from __future__ import annotations
 
 import copy
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import nodes
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, HouseRules
+from scorekeeper.models import CardTable, Game, HouseRules
 from scorekeeper.pages.ruleset_form import encode
 from scorekeeper.rules.presets import MAY_I, STANDARD_ROUNDS
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
@@ -166,3 +167,30 @@ def test_a_buy_call_too_long_is_refused_at_its_field(client: FlaskClient) -> Non
     html = response.get_data(as_text=True)
     assert re.search(r'id="error-buy_call">Use at most 30 characters.<', html)
     assert "<meta http-equiv=refresh" not in html
+
+
+def test_a_restored_game_shows_the_hostile_words_as_text(app: Flask, client: FlaskClient) -> None:
+    key, _house = saved_set(app, client)
+    table = client.post("/tables/", data={"name": "%(x)s <i>club</i>"}).headers["Location"]
+    players = {"players-0": "Anna", "players-1": "%(x)s", "players-2": "Ben"}
+    started = client.post(f"{table}/games", data={"ruleset": key, **players})
+    assert started.status_code == 303, started.get_data(as_text=True)
+    backup = client.get(f"{table}/backup.json").get_data()
+    with app.app_context():  # the table is gone: only its backup is left
+        db.session.execute(delete(Game))
+        db.session.execute(delete(CardTable))
+        db.session.execute(delete(HouseRules))
+        db.session.commit()
+    restored = app.test_client().post(
+        "/tables/import", data={"backup": (io.BytesIO(backup), "backup.json")}
+    )
+    assert restored.status_code == 303, restored.get_data(as_text=True)
+    with app.app_context():
+        game = db.session.scalars(select(Game)).one()
+        view = f"/g/{game.id}/{game.view_token}"
+    for url in (view, f"{view}/rules", restored.headers["Location"]):
+        response = client.get(url)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200, url
+        assert "<meta http-equiv" not in html and "<i>club" not in html and "<b>ours" not in html
+    assert "&lt;meta http-equiv" in client.get(view).get_data(as_text=True)
