@@ -25,6 +25,7 @@ from .house_rule_links import remember, rules_by_key, saved_here
 from .rendering import go_to, respond
 from .ruleset_form import (
     apply,
+    clipped,
     decode,
     encode,
     flatten,
@@ -101,8 +102,7 @@ def index() -> Response:
 def new() -> Response:
     """Open the editor on a preset, a saved set, or rules packed into a link (a game's)."""
     if "rules" in request.args:
-        data = decode(request.args["rules"])
-        return _editor(Draft.of(data if isinstance(data, dict) else {}))
+        return _editor(Draft.of(clipped(decode(request.args["rules"]))))
     rules = rules_by_key(request.args.get("from", MAY_I.key))
     if rules is None:
         abort(404)

@@ -163,3 +163,16 @@ def test_every_page_of_the_largest_allowed_game_stays_small(
         )
         assert response.status_code == 200, url
         assert size < PAGE_LIMIT, (url, size)
+
+
+def test_an_editor_sent_hundreds_of_rounds_stays_small_and_refuses_them(
+    client: FlaskClient,
+) -> None:
+    data = ruleset_to_dict(MAY_I)
+    data |= {"rounds": data["rounds"] * 43, "decks": data["decks"] * 30}  # 301 and 60
+    linked = client.get("/house-rules/new", query_string={"rules": encode(data)})
+    posted = client.post("/house-rules/check", data=form_of({**data, "decks": data["decks"][:2]}))
+    for response in (linked, posted):
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200 and len(response.get_data()) < PAGE_LIMIT
+        assert 'id="error-rounds">Play 6 to 12 rounds.<' in html
