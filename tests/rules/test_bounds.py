@@ -150,6 +150,12 @@ def test_the_bounds_hold_for_every_preset() -> None:
         assert isinstance(bound, Bound) and bound.low <= bound.high
 
 
+def one_deck(contract: Contract) -> RuleSet:
+    """Every round this contract, from one deck without jokers, buys unlimited."""
+    rounds = (RoundSpec(contract, deal=6),) * 6
+    return replace(NO_JOKERS, buys=OPEN.buys, decks=(DeckRule(2, 8, 1, 0),), rounds=rounds)
+
+
 IMPOSSIBLE = [
     pytest.param(
         with_contract(NO_JOKERS, 0, book_length=9),
@@ -171,23 +177,13 @@ IMPOSSIBLE = [
         id="eight dealt 20 from 156 cards",
     ),
     pytest.param(
-        replace(
-            UNLIMITED_BUYS,
-            melds=replace(NO_JOKERS.melds),
-            decks=(DeckRule(2, 8, 1, 0),),
-            rounds=(RoundSpec(Contract(runs=6, run_length=13), deal=6),) * 6,
-        ),
+        one_deck(Contract(runs=6, run_length=13)),
         "rounds.0.contract",
         "6 runs of 13 takes 78 cards; 1 deck and 0 jokers hold 52.",
         id="78 cards from one deck",
     ),
     pytest.param(
-        replace(
-            UNLIMITED_BUYS,
-            melds=replace(NO_JOKERS.melds),
-            decks=(DeckRule(2, 8, 1, 0),),
-            rounds=(RoundSpec(Contract(runs=5, run_length=7), deal=6),) * 6,
-        ),
+        one_deck(Contract(runs=5, run_length=7)),
         "rounds.0.contract.runs",
         "Without wild cards, the suits of 1 deck give at most 4 runs of 7.",
         id="five runs of 7 from four suits",
