@@ -22,7 +22,7 @@ from scorekeeper.models import Game, HouseRules
 from scorekeeper.pages.ruleset_form import encode
 from scorekeeper.rules.bounds import MAX_DECK_RULES, MAX_ROUNDS
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.presets import MAY_I
+from scorekeeper.rules.presets import MAY_I, NO_JOKERS
 from scorekeeper.rules.ruleset import BuyRules, Contract, DeckRule, MeldRules, RoundSpec
 from scorekeeper.rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from tests.web.test_house_rules import HX, form_of
@@ -176,3 +176,41 @@ def test_an_editor_sent_hundreds_of_rounds_stays_small_and_refuses_them(
         html = response.get_data(as_text=True)
         assert response.status_code == 200 and len(response.get_data()) < PAGE_LIMIT
         assert 'id="error-rounds">Play 6 to 12 rounds.<' in html
+
+
+def no_jokers(**changes: Any) -> dict[str, Any]:
+    """May I? without jokers as JSON data, with settings changed by path ("rounds.0.deal")."""
+    data = {**ruleset_to_dict(NO_JOKERS), "key": "house", "name": "Ours"}
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        target: Any = data
+        for part in parents:
+            target = target[int(part)] if isinstance(target, list) else target[part]
+        target[int(last) if isinstance(target, list) else last] = value
+    return data
+
+
+IMPOSSIBLE = [
+    pytest.param(no_jokers(rounds__2__contract__run_length=14), "rounds.2.contract.run_length"),
+    pytest.param(no_jokers(rounds__0__contract__book_length=9), "rounds.0.contract.book_length"),
+    pytest.param(no_jokers(rounds__6__deal=20), "rounds.6.deal", id="8 x 20 + 1 from 156"),
+    pytest.param(
+        no_jokers(scoring__values=dict.fromkeys(ruleset_to_dict(MAY_I)["scoring"]["values"], 0)),
+        "scoring.values",
+        id="every card worth 0",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "field"), IMPOSSIBLE)
+def test_an_impossible_rule_set_is_refused_by_the_api_and_the_editor(
+    app: Flask, client: FlaskClient, data: dict[str, Any], field: str
+) -> None:
+    status, problem = through_api(client, "/games", {"ruleset": data, "players": PLAYERS})
+    assert status == 422 and f"ruleset.{field}" in problem["errors"], problem
+    status, problem = through_api(client, "/rulesets/saved", {"name": "Ours", "rules": data})
+    assert status == 422 and f"rules.{field}" in problem["errors"], problem
+    response = client.post("/house-rules/", data=form_of(data))
+    assert response.status_code == 422
+    assert f'id="error-{field}"' in response.get_data(as_text=True)
+    assert stored(app) == (0, 0)
