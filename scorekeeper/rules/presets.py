@@ -153,6 +153,26 @@ FREE_LAYDOWN = replace(
     melds=replace(CONTRACT_RUMMY.melds, exact_laydown=False, abutting_runs=True),
 )
 
+HOUSE_KEY = "house"  # a table's own set, whatever key it was sent under
+
+
+def preset_of(rules: RuleSet) -> RuleSet | None:
+    """The preset a rule set is, setting for setting; None for a table's own set."""
+    preset = PRESETS.get(rules.key)
+    return preset if preset == rules else None
+
+
+def own_identity(rules: RuleSet) -> RuleSet:
+    """A rule set a client sent, under a preset's key only if it is that preset (RULES.md 9).
+
+    A custom set never borrows a preset's identity: its rules card would open with the
+    preset's description ("seven rounds") and the record would count it as the preset.
+    """
+    if rules.key in PRESETS and preset_of(rules) is None:
+        return replace(rules, key=HOUSE_KEY)
+    return rules
+
+
 PRESETS: dict[str, RuleSet] = {
     preset.key: preset
     for preset in (

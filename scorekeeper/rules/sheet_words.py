@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .messages import Message, msg
-from .ruleset import RuleSet
+from .messages import Message, msg, verbatim
+from .presets import PRESETS
+from .ruleset import MAY_I_CALL, RuleSet
 
 SHEET = "contract-rummy"
 SHEET_FAMILY = frozenset(
@@ -33,5 +34,15 @@ def worded(rules: RuleSet, message: Message) -> Message:
 
 
 def buy_call(rules: RuleSet) -> Message:
-    """What the table calls to buy; a table's own call is shown as it was typed."""
-    return worded(rules, msg(rules.buy_call))
+    """What the table calls to buy: "May I?" in the table's language, its own call as typed."""
+    if rules.buy_call == MAY_I_CALL:
+        return worded(rules, msg(MAY_I_CALL))
+    return verbatim(rules.buy_call)
+
+
+def set_name(rules: RuleSet) -> Message:
+    """A rule set's name: a preset's in the table's language, a table's own as typed."""
+    preset = PRESETS.get(rules.key)
+    if preset is not None and preset.name == rules.name:
+        return msg(preset.name)
+    return verbatim(rules.name)
