@@ -26,8 +26,10 @@ from .ruleset import (
 
 MIN_ROUNDS, MAX_ROUNDS = 6, 12  # a game runs 6 to 12 rounds, as the published variants do
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # the sources: 3 to 8, and 2 may play
-# Copies stored while 1 to 20 rounds and up to 12 players were allowed still load and play.
+# Copies stored while 1 to 20 rounds and up to 12 players were allowed still load and play,
+# and so do texts of up to 80 characters and values the editor took before values had a top.
 STORED_MIN_ROUNDS, STORED_MAX_ROUNDS, STORED_MAX_PLAYERS = 1, 20, 12
+STORED_TEXT_LENGTH, STORED_MAX_VALUE = 80, 1000
 MAX_DECKS = 4
 JOKERS_PER_DECK = 4
 MAX_MELDS = 6
@@ -82,7 +84,8 @@ NUMBERS: dict[tuple[type, str], Bound] = {
     (ScoringRules, "values"): Bound(0, MAX_VALUE),  # each card's value
     (ScoringRules, "cut_bonus"): Bound(0, MAX_VALUE),
 }
-# A stored copy keeps the round count and table sizes allowed when it was made.
+# A stored copy keeps the round count, table sizes, texts and values allowed when it was made:
+# none of them grows what a page draws, so a family's old set never stops opening.
 STORED = {
     **NUMBERS,
     (RuleSet, "rounds"): Bound(
@@ -93,6 +96,9 @@ STORED = {
         for kind, name in NUMBERS
         if name in ("min_players", "max_players", "recommended_min_players")
     },
+    (RuleSet, "buy_call"): Bound(0, STORED_TEXT_LENGTH, TEXT),
+    (ScoringRules, "values"): Bound(0, STORED_MAX_VALUE),
+    (ScoringRules, "cut_bonus"): Bound(0, STORED_MAX_VALUE),
 }
 
 

@@ -21,11 +21,12 @@ def validate_ruleset(rules: RuleSet, *, stored: bool = False) -> dict[str, list[
     """Every problem with a rule set, keyed by field path; an empty dict means it is playable.
 
     A game plays 6 to 12 rounds at tables of 2 to 8. A stored copy was checked when it was
-    made, so it keeps the round count and table sizes allowed then: `stored` reads it without
-    refusing a game already played; every other bound holds for it too.
+    made, so it keeps what was allowed then (round count, table sizes, texts, card values;
+    rules/bounds.STORED): `stored` reads it without refusing a game already played; every
+    bound on what a page draws (melds, their lengths, deals, decks) holds for it too.
     """
     errors: Errors = {}
-    _check_texts(rules, errors)
+    _check_texts(rules, errors, stored)
     for path, message in out_of_bounds(rules, stored):
         _add(errors, path, message)
     _check_players(rules, errors)
@@ -50,8 +51,11 @@ def _add(errors: Errors, path: str, message: Message) -> None:
     errors.setdefault(path, [message])
 
 
-def _check_texts(rules: RuleSet, errors: Errors) -> None:
-    """A slug key (it appears in URLs), and a name and a buy call of visible characters."""
+def _check_texts(rules: RuleSet, errors: Errors, stored: bool) -> None:
+    """A slug key (it appears in URLs), and a name and a buy call of visible characters.
+
+    A stored copy's texts were taken before they had to be visible: shown escaped, they load.
+    """
     if not _SLUG.fullmatch(rules.key):
         _add(errors, "key", msg(N_("Use lowercase letters, digits and single hyphens.")))
     blank = {
@@ -62,7 +66,7 @@ def _check_texts(rules: RuleSet, errors: Errors) -> None:
         text = getattr(rules, field)
         if not text.strip():
             _add(errors, field, msg(message))
-        elif not visible(text):
+        elif not stored and not visible(text):
             _add(errors, field, msg(N_("Use only visible letters, digits and marks.")))
 
 
