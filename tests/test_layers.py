@@ -30,7 +30,8 @@ PAGES, API, APP = Layer("pages", 3), Layer("api", 3), Layer("app", 4)
 LAYERS = {
     "rules": RULES,
     **dict.fromkeys(
-        ["extensions", "config", "database", "models", "i18n", "recent"], INFRASTRUCTURE
+        ["extensions", "config", "database", "models", "i18n", "collation", "recent"],
+        INFRASTRUCTURE,
     ),
     "migrations": INFRASTRUCTURE,
     "capability_links": SERVICE,

@@ -124,7 +124,7 @@ def _replay_round(state: GameState, played: BackupRound, last: bool) -> GameStat
         raise RuleError(msg(N_("This round's players are not the ones the tie asks for.")))
     if played.dealer not in current.seats:
         raise RuleError(msg(N_("The dealer of this round does not play in it.")))
-    record = RoundRow(played.number, played.dealer, tied, 0, False, None)
+    record = RoundRow(played.number, played.dealer, tied, 0, False, None, None)
     state.game.rounds.append(record)  # type: ignore[arg-type]
     for buy in played.buys:
         _replay_buy(game_state(state.game, state.rules), record, buy.seat)
