@@ -24,7 +24,6 @@ from scorekeeper.extensions import db
 from scorekeeper.games import house_rules
 from scorekeeper.models import CardTable, Game, RetiredLink, RetiredTableLink, TablePlayer
 from scorekeeper.rules.presets import MAY_I, PRESETS
-from scorekeeper.tables import games
 from tests.conftest import Table
 from tests.databases import PostgresDatabase, close, make_app, sqlite_copy
 from tests.tables.backups import backup_of, hold_sets, stored_facts, upload
@@ -68,18 +67,16 @@ def fresh(
         close(app)
 
 
-def house_game(app: Flask, client: FlaskClient, name: str, rules: Any, players: list[str]) -> Table:
-    """A game of the table under a saved house rule set, started through the service layer
-    (the table's form cannot start one yet: another branch fixes it)."""
+def house_game(
+    app: Flask, client: FlaskClient, url: str, name: str, rules: Any, players: list[str]
+) -> Table:
+    """Save a house rule set in this browser and start a game under it at the table's form."""
     with app.app_context():
         saved = house_rules.create(name, rules)
         hold_sets(client, saved)
-        table = db.session.scalars(select(CardTable)).one()
-        game = games.start_game(table, house_rules.rules_of(saved), players, 0, None)
-        played = Table(client)
-        played.url, played.names = f"/g/{game.id}/{game.edit_token}", players
+        key = house_rules.key_of(saved)
         db.session.remove()
-    return played
+    return start_at(client, url, players, ruleset=key)
 
 
 def family_table(app: Flask, client: FlaskClient) -> str:
@@ -93,10 +90,10 @@ def family_table(app: Flask, client: FlaskClient) -> str:
     play(first, BEN_WINS)
     assert client.post(f"{first.url}/links/edit").status_code == 303
     few = replace(MAY_I, rounds=MAY_I.rounds[:6], buys=replace(MAY_I.buys, cap_per_game=5))
-    family = house_game(app, client, "Family evenings", few, PLAYERS)
+    family = house_game(app, client, url, "Family evenings", few, PLAYERS)
     family.buy("Dan")
     play(family, BEN_WINS[:6])
-    cuts = house_game(app, client, "Liverpool at Oma's", PRESETS["liverpool"], PLAYERS)
+    cuts = house_game(app, client, url, "Liverpool at Oma's", PRESETS["liverpool"], PLAYERS)
     out, hands = BEN_WINS[0]
     assert cuts.end_round(1, out, hands, cut="Dan").status_code == 303
     play_from(cuts, BEN_WINS, 2)
@@ -109,9 +106,11 @@ def family_table(app: Flask, client: FlaskClient) -> str:
         ids = dict(db.session.execute(select(TablePlayer.name, TablePlayer.id)).tuples().all())
     merged = client.post(f"{url}/merge", data={"merged": ids["Anne"], "into": ids["Anna"]})
     assert merged.status_code == 303
-    # In play, with no fact yet in its current round (the record cannot read one yet: the
-    # branch that owns the table pages fixes that).
-    play(start_at(client, url, FAMILY), [("Bartholomeus", FAMILY_ROUND)] * 2)
+    in_play = start_at(client, url, FAMILY)
+    play(in_play, [("Bartholomeus", FAMILY_ROUND)] * 2)
+    in_play.buy("Guðmundur")
+    in_play.run_out()
+    assert client.post(f"{in_play.url}/down", data={"seat": 2, "down": 1}).status_code == 303
     assert client.post(f"{url}/links/view").status_code == 303
     return url
 
