@@ -110,4 +110,6 @@ def _flash_differences(differences: list[Message]) -> None:
         flash(translate_text(difference), "warning")
     more = len(differences) - DIFFERENCES_SHOWN
     if more > 0:
-        flash(ngettext("… and %(num)s more.", "… and %(num)s more.", more), "warning")
+        flash(
+            ngettext("… and %(count)s more.", "… and %(count)s more.", more, count=more), "warning"
+        )

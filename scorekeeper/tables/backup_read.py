@@ -4,6 +4,7 @@ reference inside the file. Refused with the reason and the place; nothing here w
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -15,6 +16,8 @@ from ..rules.messages import N_, Message, msg
 from ..rules.player_names import BREAKS, INVISIBLE, clean_name
 from .backup_format import FORMAT, VERSION, Backup, BackupGame
 from .people import clean_table_name
+
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800 to \udfff, as JSON writes them
 
 
 class BackupRefused(Exception):
@@ -42,8 +45,10 @@ def _parsed(data: bytes) -> Backup:
     """The file as a Backup of our format and version, else the reason it is not one."""
     try:
         raw = json.loads(data)
-        # A lone surrogate is no text a database or a page can hold: refused anywhere.
-        json.dumps(raw, ensure_ascii=False).encode()
+        if SURROGATE_ESCAPE.search(data):
+            # A lone surrogate is no text a database or a page can hold: refused anywhere.
+            # Only an escape can make one (raw bytes are decoded strictly): pairs are fine.
+            json.dumps(raw, ensure_ascii=False).encode()
     except RecursionError:
         raise BackupRefused(msg(N_("This file is nested too deeply to be a backup."))) from None
     except UnicodeEncodeError:
