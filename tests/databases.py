@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import psycopg
@@ -19,8 +20,13 @@ MIGRATIONS = Path(scorekeeper.__file__).parent / "migrations"
 LOCK_TIMEOUT = "SET lock_timeout = '10s'"
 
 
-def make_app(database_url: str, instance_path: str, **overrides: object) -> Flask:
-    """An app for tests on the given database, CSRF off unless asked for."""
+def make_app(
+    database_url: str, instance_path: str, served_on: Sequence[str] = (), **overrides: object
+) -> Flask:
+    """An app for tests on the given database, CSRF off unless asked for.
+
+    `served_on`: the hosts `scorekeeper serve` would answer besides localhost.
+    """
     config = {
         "TESTING": True,
         "SECRET_KEY": "test-only-secret",
@@ -29,7 +35,7 @@ def make_app(database_url: str, instance_path: str, **overrides: object) -> Flas
         "RATELIMIT_ENABLED": False,  # tests start games fast; tests/attacks turn limits on
         **overrides,
     }
-    app = create_app(config)
+    app = create_app(config, served_on)
     app.instance_path = instance_path
     return app
 

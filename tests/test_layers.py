@@ -30,7 +30,11 @@ PAGES, API, APP = Layer("pages", 3), Layer("api", 3), Layer("app", 4)
 LAYERS = {
     "rules": RULES,
     **dict.fromkeys(
-        ["extensions", "config", "database", "models", "i18n", "recent"], INFRASTRUCTURE
+        [
+            *("extensions", "config", "database", "models", "i18n", "recent"),
+            *("schema", "instance_backup", "upgrades"),
+        ],
+        INFRASTRUCTURE,
     ),
     "migrations": INFRASTRUCTURE,
     "capability_links": SERVICE,
@@ -39,7 +43,10 @@ LAYERS = {
     "pages": PAGES,
     "api": API,
     **dict.fromkeys(
-        ["__init__", "cli", "security", "error_pages", "assets", "rate_limits", "unchanged_poll"],
+        [
+            *("__init__", "cli", "security", "error_pages", "assets", "rate_limits"),
+            *("unchanged_poll", "access_log", "health", "lan", "servers"),
+        ],
         APP,
     ),
 }

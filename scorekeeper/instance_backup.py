@@ -1,0 +1,168 @@
+"""Whole-instance backups: `scorekeeper backup FILE` and `scorekeeper restore FILE`.
+
+Not a table's JSON backup (tables/backup.py, what a browser downloads): this is every table,
+game, link and rule set of the instance, for its operator. SQLite is copied with its online
+backup API, consistent while the server writes (copying the .db alone can lose what is still
+in its WAL file); PostgreSQL with pg_dump's custom format. A restore goes only into an
+instance that holds no data, and the restored database is migrated to this release's head.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from contextlib import closing
+from pathlib import Path
+
+from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy import URL, func, select, text
+
+from . import schema
+from .extensions import db
+from .models import CardTable, Game, HouseRules
+
+MAGIC = {b"SQLite format 3\x00": "sqlite", b"PGDMP": "postgresql"}
+SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}
+
+
+class BackupError(Exception):
+    """A backup or restore refused, with the reason for the operator."""
+
+
+def suffix(dialect: str) -> str:
+    """The file suffix of a backup of this kind of database."""
+    return SUFFIXES[dialect]
+
+
+def kind_of(path: Path) -> str:
+    """Which database a backup file is of, by its first bytes."""
+    try:
+        with path.open("rb") as file:
+            start = file.read(16)
+    except OSError as error:
+        raise BackupError(f"Cannot read {path}: {error.strerror}") from error
+    for magic, kind in MAGIC.items():
+        if start.startswith(magic):
+            return kind
+    raise BackupError(f"{path} is not a backup made by `scorekeeper backup`.")
+
+
+def contents() -> str:
+    """What the instance holds, in a few words."""
+    counts = [db.session.scalar(select(func.count()).select_from(m)) for m in (Game, CardTable)]
+    rules = db.session.scalar(select(func.count()).select_from(HouseRules))
+    return f"{counts[0]} games, {counts[1]} tables, {rules} house rule sets"
+
+
+def backup(app: Flask, path: Path) -> Path:
+    """Write a consistent copy of the instance's database to a new file."""
+    if path.exists():
+        raise BackupError(f"{path} exists already; name a new file.")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with app.app_context():
+        url = db.engine.url
+    if url.get_backend_name() == "sqlite":
+        _sqlite_copy(Path(str(url.database)), path)
+    else:
+        _pg_tool(
+            "pg_dump", url, "--format=custom", "--no-owner", "--no-privileges", f"--file={path}"
+        )
+    return path
+
+
+def _sqlite_copy(source: Path, target: Path) -> None:
+    """SQLite's online backup, into one self-contained file (no WAL beside it)."""
+    try:
+        with (
+            closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as reader,
+            closing(sqlite3.connect(target)) as copy,
+        ):
+            reader.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+    except sqlite3.Error as error:
+        raise BackupError(f"Cannot copy {source} to {target}: {error}") from error
+
+
+def _pg_tool(tool: str, url: URL | None, *arguments: str) -> str:
+    """Run pg_dump or pg_restore, on the database when a URL is given; its standard output."""
+    program = shutil.which(tool)
+    if program is None:
+        raise BackupError(f"{tool} not found: install PostgreSQL's client tools.")
+    command, env = [program, *arguments], dict(os.environ)
+    if url is not None:  # the password in the environment, not in the process list
+        env["PGPASSWORD"] = url.password or env.get("PGPASSWORD", "")
+        conninfo = url.set(drivername="postgresql", password=None)
+        command.append(f"--dbname={conninfo.render_as_string(hide_password=False)}")
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise BackupError(f"{tool} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def backup_revision(kind: str, path: Path) -> str | None:
+    """The migration a backup's database was at, read from the file; None if it has none."""
+    if kind == "postgresql":
+        listing = _pg_tool(
+            "pg_restore", None, "--data-only", "--table=alembic_version", "--file=-", str(path)
+        )
+        _, found, rows = listing.partition("FROM stdin;\n")
+        return (rows.split("\n", 1)[0].strip() or None) if found else None
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as reader:
+            row = reader.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
+
+
+def _check_restorable(path: Path, kind: str, url: URL) -> None:
+    """Refuse a backup of another kind of database, of a newer release, or into data."""
+    if kind != url.get_backend_name():
+        raise BackupError(
+            f"{path} is a {kind} backup; this instance runs on {url.get_backend_name()}."
+        )
+    with db.engine.connect() as connection:
+        if schema.holds_data(connection):
+            raise BackupError("This instance holds data already: restore into an empty one.")
+    revision = backup_revision(kind, path)
+    if revision is None:
+        raise BackupError(f"{path} holds no Scorekeeper database.")
+    if not schema.known(revision):
+        raise BackupError(f"{path} was made by a newer release of Scorekeeper: upgrade first.")
+
+
+def restore(app: Flask, path: Path) -> str:
+    """Bring a backup back into this instance, which must hold no data; what it now holds."""
+    kind = kind_of(path)
+    with app.app_context():
+        url = db.engine.url
+        _check_restorable(path, kind, url)
+        db.engine.dispose()
+        if kind == "sqlite":
+            _sqlite_copy(path, Path(str(url.database)))
+        else:
+            _drop_empty_tables()
+            _pg_tool(
+                "pg_restore",
+                url,
+                "--no-owner",
+                "--no-privileges",
+                "--single-transaction",
+                "--exit-on-error",
+                str(path),
+            )
+        upgrade(directory=schema.MIGRATIONS)
+        summary = contents()
+        db.session.remove()
+        db.engine.dispose()
+    return summary
+
+
+def _drop_empty_tables() -> None:
+    """Drop the app's tables (checked empty), so the backup's schema is the one restored."""
+    with db.engine.begin() as connection:
+        for name in reversed(schema.app_tables(connection)):
+            connection.execute(text(f'DROP TABLE IF EXISTS "{name}" CASCADE'))
