@@ -51,10 +51,10 @@ def kind_of(path: Path) -> str:
 
 
 def contents() -> str:
-    """What the instance holds, in a few words."""
-    counts = [db.session.scalar(select(func.count()).select_from(m)) for m in (Game, CardTable)]
-    rules = db.session.scalar(select(func.count()).select_from(HouseRules))
-    return f"{counts[0]} games, {counts[1]} tables, {rules} house rule sets"
+    """What the instance holds, in a few words: `3 games, 1 table, 2 house rule sets`."""
+    kinds = {"game": Game, "table": CardTable, "house rule set": HouseRules}
+    counts = {k: db.session.scalar(select(func.count()).select_from(m)) for k, m in kinds.items()}
+    return ", ".join(f"{n} {kind}{'' if n == 1 else 's'}" for kind, n in counts.items())
 
 
 def backup(app: Flask, path: Path) -> Path:
@@ -139,6 +139,8 @@ def restore(app: Flask, path: Path) -> str:
     kind = kind_of(path)
     with app.app_context():
         url = db.engine.url
+        if url.get_backend_name() == "sqlite":  # a new instance's folder may not exist yet
+            Path(str(url.database)).parent.mkdir(parents=True, exist_ok=True)
         _check_restorable(path, kind, url)
         db.engine.dispose()
         if kind == "sqlite":

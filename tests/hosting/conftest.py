@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 import redis
 from flask import Flask
 
 from scorekeeper.config import PREFIX, SETTINGS, UNPREFIXED
 from scorekeeper.extensions import db
+from tests.conftest import ADMIN_URL
 from tests.databases import make_app
 
 
@@ -53,3 +56,17 @@ def redis_url() -> str:
             pytest.fail(f"Redis not reachable at {url}")
         pytest.skip(f"Redis not reachable at {url}")
     return url
+
+
+@pytest.fixture
+def empty_url(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """A database of the same kind that nothing ever touched: the instance to restore into."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite:///{tmp_path / 'restored' / 'scorekeeper.db'}"
+        return
+    name = f"scorekeeper_restore_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
