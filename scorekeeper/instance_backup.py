@@ -65,6 +65,8 @@ def backup(app: Flask, path: Path) -> Path:
     with app.app_context():
         url = db.engine.url
     if url.get_backend_name() == "sqlite":
+        if not Path(str(url.database)).exists():
+            raise BackupError(f"There is no database at {url.database}: nothing to back up.")
         _sqlite_copy(Path(str(url.database)), path)
     else:
         _pg_tool(

@@ -18,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).parent.parent
 RECIPE = ROOT / "deploy" / "nginx"
@@ -118,7 +119,7 @@ def scorekeeper(environment: Mapping[str, str], *options: str) -> Iterator[int]:
         process.wait(timeout=30)
 
 
-def wait_for(url: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
+def wait_for(url: str, process: subprocess.Popen[Any], seconds: float = 30) -> None:
     """Wait until a URL answers 200; fail at once if the process that should answer died."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
