@@ -85,8 +85,11 @@ http {{
 
 
 @contextmanager
-def nginx(ports: Sequence[int], folder: Path) -> Iterator[str]:
-    """nginx in front of the processes on these ports; yields the app's URL, prefix included."""
+def nginx(ports: Sequence[int], folder: Path, ready: str = "/healthz") -> Iterator[str]:
+    """nginx in front of the processes on these ports; yields the app's URL, prefix included.
+
+    `ready`: a path that answers 200 once nginx and an app behind it are up.
+    """
     program = find_nginx()
     assert program is not None, "nginx is not installed (apt-get install nginx)"
     folder.mkdir(parents=True, exist_ok=True)
@@ -96,7 +99,7 @@ def nginx(ports: Sequence[int], folder: Path) -> Iterator[str]:
     command = [program, "-c", str(conf), "-p", str(folder), "-e", str(folder / "error.log")]
     process = subprocess.Popen([*command, "-g", "daemon off;"])
     try:
-        wait_for(f"http://127.0.0.1:{port}{PREFIX}/healthz", process)
+        wait_for(f"http://127.0.0.1:{port}{PREFIX}{ready}", process)
         yield f"http://127.0.0.1:{port}{PREFIX}"
     finally:
         process.terminate()
@@ -104,13 +107,19 @@ def nginx(ports: Sequence[int], folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def scorekeeper(environment: Mapping[str, str], *options: str) -> Iterator[int]:
-    """One `scorekeeper serve --no-migrate` process on a free port; yields the port."""
+def scorekeeper(
+    environment: Mapping[str, str], *options: str, quiet: bool = False
+) -> Iterator[int]:
+    """One `scorekeeper serve --no-migrate` process on a free port; yields the port.
+
+    `quiet`: its log goes nowhere (a bench's), else to this process's stderr (a test's).
+    """
     port = free_port()
     script = Path(sys.executable).parent / "scorekeeper"
     command = [str(script), "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)]
     env = {**os.environ, **environment}
-    process = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL)
+    log = subprocess.DEVNULL if quiet else None
+    process = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL, stderr=log)
     try:
         wait_for(f"http://127.0.0.1:{port}/healthz", process)
         yield port

@@ -1,0 +1,217 @@
+"""`make bench`, the proxy recipe: how many live tables two processes behind nginx hold.
+
+Two `scorekeeper serve` processes (gunicorn's workers, one per core each) on one PostgreSQL
+database, rate limits on Redis, behind nginx under /scores/ exactly as tests/hosting/
+test_proxy.py serves them (tools/nginx_proxy.py: deploy/nginx's own files); beside them the
+bare Flask + Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of
+gunicorn's workers behind the same nginx, on its own PostgreSQL database. A live table is 6
+phones, each polling every 2 s on its own keep-alive connection, one of them changing
+something every 15 s (bench/live_load.py). The number of tables doubles until the p99 of
+every request reaches 100 ms (or a request fails), then is halved back towards the limit;
+the figure is the most tables held, and the ratio is ours over the bare stack's.
+
+Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 3200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from client import Client
+from live_load import Baseline, Samples, Scorekeeper, run
+from run import ADMIN_URL, PLAYERS, postgres_reachable, scratch_databases
+
+from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, wait_for
+
+TARGET_MS = 100.0
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@dataclass
+class Step:
+    """One number of tables, and how the requests fared."""
+
+    tables: int
+    samples: Samples
+
+    @property
+    def held(self) -> bool:
+        return self.samples.p99_ms() < TARGET_MS and self.samples.errors == 0
+
+    def row(self, name: str) -> str:
+        late = sorted(self.samples.late)[int(len(self.samples.late) * 0.99)] * 1000
+        return (
+            f"| {name} | {self.tables} | {len(self.samples.seconds)} | "
+            f"{self.samples.p99_ms():.1f} | {self.samples.errors} | {late:.0f} |"
+        )
+
+
+@contextmanager
+def baseline(url: str) -> Iterator[int]:
+    """bench/serve.py's bare app under gunicorn's workers, as `scorekeeper serve` runs ours."""
+    port = free_port()
+    command = [sys.executable, str(Path(__file__).parent / "serve.py"), "baseline", str(port), url]
+    env = {**os.environ, "BENCH_SERVER": "gunicorn"}
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}/static-page", process)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def ours(url: str, prefix: str) -> dict[str, str]:
+    """Our processes' settings: as the recipe, with starting games unlimited for the set-up."""
+    return {
+        "SCOREKEEPER_DATABASE_URL": url,
+        "SCOREKEEPER_SECRET_KEY": "bench-secret",
+        "SCOREKEEPER_PROXY_HOPS": "1",
+        "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
+        "SCOREKEEPER_RATELIMIT_KEY_PREFIX": prefix,
+        "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
+        "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
+        "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
+    }
+
+
+def new_game(port: int) -> str:
+    """A game of eight in round 3 (two rounds played); its round screen behind the proxy."""
+    client = Client(port)
+    body = {"ruleset": "unlimited-buys", "players": PLAYERS, "first_dealer": 0}
+    game = json.loads(client.post_json("/api/v1/games", body).body)
+    game_id, token = game["id"], game["links"]["edit_token"]
+    for number in (1, 2):
+        hands = {str(s): {"points": 10 + s + number} for s in range(8) if s != number}
+        path = f"/api/v1/games/{game_id}/rounds/{number}"
+        assert client.put_json(path, {"went_out": number, "hands": hands}, token).status == 200
+    client.connection.close()
+    return f"/scores/g/{game_id}/{token}"
+
+
+Play = Callable[[int], Samples]
+
+
+def search(name: str, play: Play, start: int, most: int) -> list[Step]:
+    """Double the tables until they are not held, then halve the gap back towards the limit."""
+    steps: list[Step] = []
+
+    def step(tables: int) -> Step:
+        steps.append(Step(tables, play(tables)))
+        print(steps[-1].row(name), flush=True)
+        return steps[-1]
+
+    tables = start
+    while tables <= most and step(tables).held:
+        tables *= 2
+    low = max((s.tables for s in steps if s.held), default=0)
+    high = steps[-1].tables
+    for _ in range(2):
+        if steps[-1].held or high - low <= max(2, low // 8):
+            break
+        middle = (low + high) // 2
+        low, high = (middle, high) if step(middle).held else (low, middle)
+    return steps
+
+
+def most_held(steps: list[Step]) -> int:
+    """The most tables a stack held."""
+    return max((s.tables for s in steps if s.held), default=0)
+
+
+def measure_ours(args: argparse.Namespace, url: str, folder: Path) -> list[Step]:
+    """Our two processes behind nginx, on games set up as the tables grow."""
+    settings = ours(url, f"bench-{uuid.uuid4().hex}")
+    migrated = subprocess.run(
+        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
+        env={**os.environ, **settings}, capture_output=True, check=False,
+    )  # fmt: skip
+    assert migrated.returncode == 0, migrated.stderr
+    with ExitStack() as stack:
+        ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
+        proxy = urlsplit(stack.enter_context(nginx(ports, folder))).port or 0
+        pages: list[str] = []
+
+        def play(tables: int) -> Samples:
+            with ThreadPoolExecutor(8) as pool:
+                more = [ports[i % 2] for i in range(tables - len(pages))]
+                pages.extend(pool.map(new_game, more))
+            return asyncio.run(run(Scorekeeper(), pages[:tables], proxy, 5, args.seconds))
+
+        return search("Scorekeeper", play, args.start, args.most)
+
+
+def measure_bare(args: argparse.Namespace, url: str, folder: Path) -> list[Step]:
+    """The bare stack's two processes behind nginx, served the same way."""
+    with ExitStack() as stack:
+        ports = [stack.enter_context(baseline(url)) for _ in range(2)]
+        proxy = urlsplit(stack.enter_context(nginx(ports, folder, "/static-page"))).port or 0
+
+        def play(tables: int) -> Samples:
+            return asyncio.run(run(Baseline(), ["/scores"] * tables, proxy, 5, args.seconds))
+
+        return search("bare stack", play, args.start, args.most)
+
+
+def ready(args: argparse.Namespace) -> str | None:
+    """Why the bench cannot run here, or None."""
+    if find_nginx() is None:
+        return "nginx is not installed (apt-get install nginx)"
+    if not postgres_reachable(args.postgres_url):
+        return "PostgreSQL is not reachable"
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.ConnectionError:
+        return f"Redis is not reachable at {REDIS_URL}"
+    return None
+
+
+def main() -> None:
+    """Find the live tables each stack holds behind the proxy; print the table for the docs."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--start", type=int, default=25, help="tables in the first step")
+    parser.add_argument("--seconds", type=float, default=15, help="measured per step")
+    parser.add_argument("--most", type=int, default=3200)
+    parser.add_argument("--postgres-url", default=ADMIN_URL)
+    args = parser.parse_args()
+    if reason := ready(args):
+        print(f"proxy bench skipped: {reason}")
+        return
+    print(f"proxy bench: live tables behind nginx, two processes each; load {os.getloadavg()}")
+    print("\n| stack | tables | requests | p99 ms | errors | client late p99 ms |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    with (
+        scratch_databases("postgresql", ["ours", "bare"], args.postgres_url) as urls,
+        tempfile.TemporaryDirectory(prefix="proxy-bench-") as folder,
+    ):
+        results = {
+            "ours": measure_ours(args, urls["ours"], Path(folder) / "ours"),
+            "bare": measure_bare(args, urls["bare"], Path(folder) / "bare"),
+        }
+    held = {name: most_held(steps) for name, steps in results.items()}
+    ratio = held["ours"] / held["bare"] if held["bare"] else float("nan")
+    print(f"\nLive tables held with p99 < {TARGET_MS:.0f} ms: ours {held['ours']}, "
+          f"bare stack {held['bare']}, ratio {ratio:.2f}×")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
