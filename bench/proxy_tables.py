@@ -10,6 +10,9 @@ something every 15 s (bench/live_load.py). The number of tables doubles until th
 every request reaches 100 ms (or a request fails), then is halved back towards the limit;
 the figure is the most tables held, and the ratio is ours over the bare stack's.
 
+The two stacks are measured in turn at each step (the order flipped each time), so the
+machine's load, which other work on it moves, falls on both alike.
+
 Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 3200]
 """
 
@@ -111,26 +114,37 @@ def new_game(port: int) -> str:
 Play = Callable[[int], Samples]
 
 
-def search(name: str, play: Play, start: int, most: int) -> list[Step]:
-    """Double the tables until they are not held, then halve the gap back towards the limit."""
-    steps: list[Step] = []
+def search(plays: dict[str, Play], start: int, most: int) -> dict[str, list[Step]]:
+    """Double the tables until a stack does not hold them, then halve the gap back towards its
+    limit; both stacks step by step in turn, the order flipped each step, so a change in the
+    machine's load falls on both."""
+    steps: dict[str, list[Step]] = {name: [] for name in plays}
 
-    def step(tables: int) -> Step:
-        steps.append(Step(tables, play(tables)))
-        print(steps[-1].row(name), flush=True)
-        return steps[-1]
+    def step(names: list[str], tables: dict[str, int], turn: int) -> None:
+        for name in names if turn % 2 == 0 else names[::-1]:
+            steps[name].append(Step(tables[name], plays[name](tables[name])))
+            print(steps[name][-1].row(name), flush=True)
 
-    tables = start
-    while tables <= most and step(tables).held:
-        tables *= 2
-    low = max((s.tables for s in steps if s.held), default=0)
-    high = steps[-1].tables
-    for _ in range(2):
-        if steps[-1].held or high - low <= max(2, low // 8):
+    tables, turn = start, 0
+    while tables <= most:
+        going = [name for name, done in steps.items() if not done or done[-1].held]
+        if not going:
             break
-        middle = (low + high) // 2
-        low, high = (middle, high) if step(middle).held else (low, middle)
+        step(going, dict.fromkeys(going, tables), turn)
+        tables, turn = tables * 2, turn + 1
+    for _ in range(2):
+        middles = {name: middle for name in plays if (middle := _middle(steps[name]))}
+        if middles:
+            step(list(middles), middles, turn)
+            turn += 1
     return steps
+
+
+def _middle(steps: list[Step]) -> int | None:
+    """Halfway between the most tables held and the fewest not held, if worth a step."""
+    low = max((s.tables for s in steps if s.held), default=0)
+    high = min((s.tables for s in steps if not s.held), default=0)
+    return (low + high) // 2 if high - low > max(2, low // 8) else None
 
 
 def most_held(steps: list[Step]) -> int:
@@ -138,9 +152,9 @@ def most_held(steps: list[Step]) -> int:
     return max((s.tables for s in steps if s.held), default=0)
 
 
-def measure_ours(args: argparse.Namespace, url: str, folder: Path) -> list[Step]:
-    """Our two processes behind nginx, on games set up as the tables grow."""
-    settings = ours(url, f"bench-{uuid.uuid4().hex}")
+def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dict[str, list[Step]]:
+    """Both stacks behind their nginx at once, measured in turn."""
+    settings = ours(urls["ours"], f"bench-{uuid.uuid4().hex}")
     migrated = subprocess.run(
         [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
         env={**os.environ, **settings}, capture_output=True, check=False,
@@ -148,28 +162,22 @@ def measure_ours(args: argparse.Namespace, url: str, folder: Path) -> list[Step]
     assert migrated.returncode == 0, migrated.stderr
     with ExitStack() as stack:
         ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
-        proxy = urlsplit(stack.enter_context(nginx(ports, folder))).port or 0
+        proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
+        bare_ports = [stack.enter_context(baseline(urls["bare"])) for _ in range(2)]
+        bare = stack.enter_context(nginx(bare_ports, folder / "bare", "/static-page"))
+        bare_proxy = urlsplit(bare).port or 0
         pages: list[str] = []
 
-        def play(tables: int) -> Samples:
+        def play_ours(tables: int) -> Samples:
             with ThreadPoolExecutor(8) as pool:
                 more = [ports[i % 2] for i in range(tables - len(pages))]
                 pages.extend(pool.map(new_game, more))
             return asyncio.run(run(Scorekeeper(), pages[:tables], proxy, 5, args.seconds))
 
-        return search("Scorekeeper", play, args.start, args.most)
+        def play_bare(tables: int) -> Samples:
+            return asyncio.run(run(Baseline(), ["/scores"] * tables, bare_proxy, 5, args.seconds))
 
-
-def measure_bare(args: argparse.Namespace, url: str, folder: Path) -> list[Step]:
-    """The bare stack's two processes behind nginx, served the same way."""
-    with ExitStack() as stack:
-        ports = [stack.enter_context(baseline(url)) for _ in range(2)]
-        proxy = urlsplit(stack.enter_context(nginx(ports, folder, "/static-page"))).port or 0
-
-        def play(tables: int) -> Samples:
-            return asyncio.run(run(Baseline(), ["/scores"] * tables, proxy, 5, args.seconds))
-
-        return search("bare stack", play, args.start, args.most)
+        return search({"Scorekeeper": play_ours, "bare stack": play_bare}, args.start, args.most)
 
 
 def ready(args: argparse.Namespace) -> str | None:
@@ -203,14 +211,12 @@ def main() -> None:
         scratch_databases("postgresql", ["ours", "bare"], args.postgres_url) as urls,
         tempfile.TemporaryDirectory(prefix="proxy-bench-") as folder,
     ):
-        results = {
-            "ours": measure_ours(args, urls["ours"], Path(folder) / "ours"),
-            "bare": measure_bare(args, urls["bare"], Path(folder) / "bare"),
-        }
+        results = measure(args, urls, Path(folder))
     held = {name: most_held(steps) for name, steps in results.items()}
-    ratio = held["ours"] / held["bare"] if held["bare"] else float("nan")
-    print(f"\nLive tables held with p99 < {TARGET_MS:.0f} ms: ours {held['ours']}, "
-          f"bare stack {held['bare']}, ratio {ratio:.2f}×")  # fmt: skip
+    ours_held, bare_held = held["Scorekeeper"], held["bare stack"]
+    ratio = ours_held / bare_held if bare_held else float("nan")
+    print(f"\nLive tables held with p99 < {TARGET_MS:.0f} ms: Scorekeeper {ours_held}, "
+          f"bare stack {bare_held}, ratio {ratio:.2f}×; load {os.getloadavg()}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -38,6 +39,22 @@ def make_app(
     app = create_app(config, served_on)
     app.instance_path = instance_path
     return app
+
+
+@contextmanager
+def apps(database_url: str, instance_path: str) -> Iterator[Callable[..., Flask]]:
+    """Makes apps on the database as make_app does; closes their connections afterwards."""
+    made: list[Flask] = []
+
+    def make(served_on: Sequence[str] = (), **overrides: object) -> Flask:
+        made.append(make_app(database_url, instance_path, served_on, **overrides))
+        return made[-1]
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 def migrate(database_url: str, instance_path: str, revision: str = "head") -> None:

@@ -15,10 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.extensions import db
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from tests.databases import make_app
+from tests.databases import apps
 from tests.tables.helpers import open_table
 
 EVIL = {"Host": "evil.example"}
@@ -54,17 +53,8 @@ LINKED = {"game": "/g/", "table": "/t/", "rule set": "/house-rules/shared?r="}
 @pytest.fixture
 def app_with(database_url: str, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
     """Makes the app as a deployment would; closes its connections after."""
-    made: list[Flask] = []
-
-    def make(served_on: tuple[str, ...] = (), **settings: object) -> Flask:
-        made.append(make_app(database_url, str(tmp_path), served_on, **settings))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, str(tmp_path)) as make:
+        yield make
 
 
 @pytest.mark.parametrize("page", SHARE_PAGES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -13,9 +14,8 @@ import redis
 from flask import Flask
 
 from scorekeeper.config import PREFIX, SETTINGS, UNPREFIXED
-from scorekeeper.extensions import db
 from tests.conftest import ADMIN_URL
-from tests.databases import make_app
+from tests.databases import apps
 
 
 @pytest.fixture
@@ -32,17 +32,8 @@ def app_from(
     database_url: str, tmp_path: Path, clean_environment: pytest.MonkeyPatch
 ) -> Iterator[Callable[..., Flask]]:
     """Makes the app once the test has set its environment; closes its connections after."""
-    made: list[Flask] = []
-
-    def make(**overrides: object) -> Flask:
-        made.append(make_app(database_url, str(tmp_path), **overrides))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, str(tmp_path)) as make:
+        yield make
 
 
 @pytest.fixture(scope="session")
@@ -58,15 +49,24 @@ def redis_url() -> str:
     return url
 
 
+@contextmanager
+def new_postgres_database() -> Iterator[str]:
+    """A PostgreSQL database nothing touched yet, dropped afterwards; its URL."""
+    name = f"scorekeeper_hosting_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 @pytest.fixture
 def empty_url(database_url: str, tmp_path: Path) -> Iterator[str]:
     """A database of the same kind that nothing ever touched: the instance to restore into."""
     if database_url.startswith("sqlite"):
         yield f"sqlite:///{tmp_path / 'restored' / 'scorekeeper.db'}"
         return
-    name = f"scorekeeper_restore_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with new_postgres_database() as url:
+        yield url

@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import requests
-from sqlalchemy import MetaData, create_engine, select
+from sqlalchemy import Connection, MetaData, Table, create_engine, select
 
 from scorekeeper.config import with_psycopg
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from tests.databases import migrate
 from tools.nginx_proxy import scorekeeper
 
 SCRIPT = Path(sys.executable).parent / "scorekeeper"
@@ -90,20 +90,26 @@ def fill(base: str) -> list[tuple[int, str]]:
     return games
 
 
+@contextmanager
+def reflected(url: str, *only: str) -> Iterator[tuple[Connection, dict[str, Table]]]:
+    """A connection to the database and its tables as they are there."""
+    engine = create_engine(with_psycopg(url))
+    try:
+        with engine.connect() as connection:
+            tables = MetaData()
+            tables.reflect(connection, only=list(only) or None)
+            yield connection, dict(tables.tables)
+    finally:
+        engine.dispose()
+
+
 def rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table, in key order: what an instance holds."""
-    engine = create_engine(with_psycopg(url))
-    with engine.connect() as connection:
-        tables = MetaData()
-        tables.reflect(connection)
-        found = {
-            name: [
-                tuple(row) for row in connection.execute(select(table).order_by(*table.primary_key))
-            ]
-            for name, table in tables.tables.items()
+    with reflected(url) as (connection, tables):
+        return {
+            name: [tuple(row) for row in connection.execute(select(t).order_by(*t.primary_key))]
+            for name, t in tables.items()
         }
-    engine.dispose()
-    return found
 
 
 def test_a_backup_while_serving_restores_the_same_games(
@@ -168,52 +174,8 @@ def test_a_backup_during_writes_is_one_consistent_moment(
 
 def versions(url: str, game_id: int) -> tuple[int, list[int]]:
     """A game's version, and the versions its history's changes made, in order."""
-    engine = create_engine(with_psycopg(url))
-    with engine.connect() as connection:
-        tables = MetaData()
-        tables.reflect(connection, only=["game", "change"])
-        game, change = tables.tables["game"], tables.tables["change"]
+    with reflected(url, "game", "change") as (connection, tables):
+        game, change = tables["game"], tables["change"]
         version = connection.scalar(select(game.c.version).where(game.c.id == game_id))
         made = select(change.c.version).where(change.c.game_id == game_id)
-        history = list(connection.scalars(made.order_by(change.c.id)))
-    engine.dispose()
-    return int(version or 0), history
-
-
-def test_a_restore_into_an_instance_with_data_is_refused_and_changes_nothing(
-    database_url: str, tmp_path: Path
-) -> None:
-    file = tmp_path / "instance.backup"
-    with served(database_url, tmp_path) as port:
-        fill(f"http://127.0.0.1:{port}")
-    assert command(database_url, "backup", file, data=tmp_path).returncode == 0
-    held = rows(database_url)
-    done = command(database_url, "restore", file, data=tmp_path)
-    assert done.returncode == 1
-    assert "holds data already: restore into an empty one" in done.stderr
-    assert rows(database_url) == held
-
-
-def test_a_backup_never_overwrites_a_file(database_url: str, tmp_path: Path) -> None:
-    file = tmp_path / "kept.txt"
-    file.write_text("my notes")
-    done = command(database_url, "backup", file, data=tmp_path)
-    assert done.returncode == 1 and "exists already" in done.stderr
-    assert file.read_text() == "my notes"
-
-
-def test_what_is_no_backup_of_this_release_is_refused(
-    database_url: str, empty_url: str, tmp_path: Path
-) -> None:
-    other = tmp_path / "notes.txt"
-    other.write_text("not a database")
-    assert "is not a backup" in command(empty_url, "restore", other, data=tmp_path).stderr
-    newer = tmp_path / "newer.sqlite3"
-    migrate(f"sqlite:///{newer}", str(tmp_path))
-    with sqlite3.connect(newer) as connection:
-        connection.execute("UPDATE alembic_version SET version_num = 'ffffffffffff'")
-    refused = command(empty_url, "restore", newer, data=tmp_path).stderr
-    if database_url.startswith("sqlite"):
-        assert "made by a newer release of Scorekeeper: upgrade first" in refused
-    else:
-        assert "is a sqlite backup; this instance runs on postgresql" in refused
+        return int(version or 0), list(connection.scalars(made.order_by(change.c.id)))

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
@@ -19,8 +17,8 @@ from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.models import Game
 from scorekeeper.rules.presets import MAY_I
-from tests.conftest import ADMIN_URL
 from tests.databases import migrate
+from tests.hosting.conftest import new_postgres_database
 from tests.hosting.test_instance_backup import SCRIPT, command
 
 PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"]
@@ -89,18 +87,14 @@ def test_nothing_is_backed_up_without_data_or_without_a_due_migration(
 
 
 @pytest.fixture
-def new_postgres() -> Iterator[str]:
+def new_postgres(postgres_url: str) -> Iterator[str]:
     """A PostgreSQL database nothing migrated yet."""
-    name = f"scorekeeper_migrate_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    with new_postgres_database() as url:
+        yield url
 
 
 def test_processes_starting_at_once_migrate_postgresql_once(
-    postgres_url: str, new_postgres: str, tmp_path: Path
+    new_postgres: str, tmp_path: Path
 ) -> None:
     env = {"SCOREKEEPER_DATABASE_URL": new_postgres, "SCOREKEEPER_SECRET_KEY": "x"}
     runs = [
