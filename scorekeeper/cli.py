@@ -15,8 +15,9 @@ import segno
 from flask import Flask
 
 from . import __version__, create_app, servers, upgrades
-from .config import MissingExtra, environment
-from .instance_backup import BackupError, backup, restore
+from .config import BadSetting, MissingExtra, environment
+from .database_copies import BackupError
+from .instance_backup import backup, restore
 from .lan import lan_address, served_hosts
 
 DEFAULT_PORT = 8000  # 5000 is taken by the system (AirPlay) on many Macs
@@ -69,6 +70,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if not args.no_migrate:
         migrated(app)
     server = args.server or servers.default_server()
+    if server not in servers.SERVERS:
+        print(f"SCOREKEEPER_SERVER is one of {', '.join(servers.SERVERS)}", file=sys.stderr)
+        return 2
     workers = args.workers or (servers.cores() if server == "gunicorn" else 1)
     if server == "waitress" and workers > 1:
         print("waitress serves one process: use --server gunicorn for more", file=sys.stderr)
@@ -103,7 +107,11 @@ def run_health(url: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command of `scorekeeper`."""
-    args = parser().parse_args(argv)
+    try:
+        args = parser().parse_args(argv)
+    except BadSetting as error:
+        print(f"scorekeeper: {error}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, stream=sys.stderr)
     try:
         if args.command == "serve":
@@ -117,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Backed the instance up to {backup(app, args.file)}")
         else:
             print(f"Restored {restore(app, args.file)} from {args.file}")
-    except (MissingExtra, BackupError) as error:
+    except (MissingExtra, BadSetting, BackupError) as error:
         print(f"scorekeeper: {error}", file=sys.stderr)
-        return 2 if isinstance(error, MissingExtra) else 1
+        return 1 if isinstance(error, BackupError) else 2
     return 0

@@ -64,11 +64,20 @@ SETTINGS = (
 UNPREFIXED = {"DATABASE_URL": "DATABASE_URL", "HOST": "HOST", "PORT": "PORT"}
 
 
+class BadSetting(ValueError):
+    """A SCOREKEEPER_* variable holds what its setting cannot take."""
+
+
 def environment(name: str, environ: Mapping[str, str] = os.environ) -> Any:
     """A setting's value from the environment as its Setting reads it; None when unset."""
     setting = next(s for s in SETTINGS if s.name == name)
     value = environ.get(PREFIX + name) or environ.get(UNPREFIXED.get(name, ""))
-    return None if value is None or value == "" else setting.read(value)
+    if value is None or value == "":
+        return None
+    try:
+        return setting.read(value)
+    except ValueError as error:
+        raise BadSetting(f"{PREFIX}{name}={value!r} is not a setting it takes: {error}") from None
 
 
 def data_dir() -> str | None:

@@ -9,11 +9,6 @@ instance that holds no data, and the restored database is migrated to this relea
 
 from __future__ import annotations
 
-import os
-import shutil
-import sqlite3
-import subprocess
-from contextlib import closing
 from pathlib import Path
 
 from flask import Flask
@@ -21,15 +16,12 @@ from flask_migrate import upgrade
 from sqlalchemy import URL, func, select, text
 
 from . import schema
+from .database_copies import BackupError, backup_revision, pg_dump, pg_restore, sqlite_copy
 from .extensions import db
 from .models import CardTable, Game, HouseRules
 
 MAGIC = {b"SQLite format 3\x00": "sqlite", b"PGDMP": "postgresql"}
 SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}
-
-
-class BackupError(Exception):
-    """A backup or restore refused, with the reason for the operator."""
 
 
 def suffix(dialect: str) -> str:
@@ -67,57 +59,10 @@ def backup(app: Flask, path: Path) -> Path:
     if url.get_backend_name() == "sqlite":
         if not Path(str(url.database)).exists():
             raise BackupError(f"There is no database at {url.database}: nothing to back up.")
-        _sqlite_copy(Path(str(url.database)), path)
+        sqlite_copy(Path(str(url.database)), path)
     else:
-        _pg_tool(
-            "pg_dump", url, "--format=custom", "--no-owner", "--no-privileges", f"--file={path}"
-        )
+        pg_dump(url, path)
     return path
-
-
-def _sqlite_copy(source: Path, target: Path) -> None:
-    """SQLite's online backup, into one self-contained file (no WAL beside it)."""
-    try:
-        with (
-            closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as reader,
-            closing(sqlite3.connect(target)) as copy,
-        ):
-            reader.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")
-    except sqlite3.Error as error:
-        raise BackupError(f"Cannot copy {source} to {target}: {error}") from error
-
-
-def _pg_tool(tool: str, url: URL | None, *arguments: str) -> str:
-    """Run pg_dump or pg_restore, on the database when a URL is given; its standard output."""
-    program = shutil.which(tool)
-    if program is None:
-        raise BackupError(f"{tool} not found: install PostgreSQL's client tools.")
-    command, env = [program, *arguments], dict(os.environ)
-    if url is not None:  # the password in the environment, not in the process list
-        env["PGPASSWORD"] = url.password or env.get("PGPASSWORD", "")
-        conninfo = url.set(drivername="postgresql", password=None)
-        command.append(f"--dbname={conninfo.render_as_string(hide_password=False)}")
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if done.returncode:
-        raise BackupError(f"{tool} failed: {done.stderr.strip()}")
-    return done.stdout
-
-
-def backup_revision(kind: str, path: Path) -> str | None:
-    """The migration a backup's database was at, read from the file; None if it has none."""
-    if kind == "postgresql":
-        listing = _pg_tool(
-            "pg_restore", None, "--data-only", "--table=alembic_version", "--file=-", str(path)
-        )
-        _, found, rows = listing.partition("FROM stdin;\n")
-        return (rows.split("\n", 1)[0].strip() or None) if found else None
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as reader:
-            row = reader.execute("SELECT version_num FROM alembic_version").fetchone()
-    except sqlite3.Error:
-        return None
-    return None if row is None else str(row[0])
 
 
 def _check_restorable(path: Path, kind: str, url: URL) -> None:
@@ -146,18 +91,10 @@ def restore(app: Flask, path: Path) -> str:
         _check_restorable(path, kind, url)
         db.engine.dispose()
         if kind == "sqlite":
-            _sqlite_copy(path, Path(str(url.database)))
+            sqlite_copy(path, Path(str(url.database)))
         else:
             _drop_empty_tables()
-            _pg_tool(
-                "pg_restore",
-                url,
-                "--no-owner",
-                "--no-privileges",
-                "--single-transaction",
-                "--exit-on-error",
-                str(path),
-            )
+            pg_restore(url, path)
         upgrade(directory=schema.MIGRATIONS)
         summary = contents()
         db.session.remove()

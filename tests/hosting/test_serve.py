@@ -130,3 +130,20 @@ def test_a_server_without_its_extra_is_named(
     monkeypatch.setattr(config, "find_spec", lambda name: None if name == library else object())
     with pytest.raises(MissingExtra, match=rf"pip install 'scorekeeper\[{extra}\]'"):
         create_app({setting: value, "SECRET_KEY": "x"})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("SCOREKEEPER_WORKERS", "many", "SCOREKEEPER_WORKERS='many' is not a setting it takes"),
+        ("SCOREKEEPER_PROXY_HOPS", "one", "SCOREKEEPER_PROXY_HOPS='one' is not a setting"),
+        ("SCOREKEEPER_SERVER", "apache", "SCOREKEEPER_SERVER is one of gunicorn, waitress"),
+    ],
+)
+def test_a_setting_it_cannot_take_is_named(
+    tmp_path: Path, name: str, value: str, said: str
+) -> None:
+    env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(tmp_path), name: value}
+    command = [str(SCRIPT), "serve", "--no-migrate"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
