@@ -120,8 +120,19 @@ def secret_key(instance_path: str) -> str:
 
 
 def _from_environment(config: Config) -> None:
-    """Every SCOREKEEPER_* variable, by Flask's convention and then by SETTINGS' own rules."""
+    """Every SCOREKEEPER_* variable, by Flask's convention and then by SETTINGS' own rules.
+
+    An empty variable counts as unset (deploy/.env.sample leaves some empty to be filled in).
+    """
+    before = dict(config)
     config.from_prefixed_env(PREFIX.rstrip("_"))
+    for name, value in os.environ.items():
+        key = name.removeprefix(PREFIX)
+        if name.startswith(PREFIX) and value == "" and key in config:
+            if key in before:
+                config[key] = before[key]
+            else:
+                del config[key]
     for setting in SETTINGS:
         value = environment(setting.name)
         if setting.key and value is not None:

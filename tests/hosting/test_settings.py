@@ -214,3 +214,15 @@ def test_the_environment_overrides_instance_config(
     assert create_app().config["PUBLIC_URL"] == "https://from-the-file.example"
     clean_environment.setenv("SCOREKEEPER_PUBLIC_URL", "https://from-the-environment.example")
     assert create_app().config["PUBLIC_URL"] == "https://from-the-environment.example"
+
+
+def test_an_empty_variable_counts_as_unset(
+    clean_environment: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    for name in ("SECRET_KEY", "PUBLIC_URL", "RATELIMIT_STORAGE_URI", "ACCESS_LOG", "TESTING"):
+        clean_environment.setenv(PREFIX + name, "")
+    app = create_app()
+    assert app.secret_key == (tmp_path / "secret_key").read_text().strip()
+    assert app.config["RATELIMIT_STORAGE_URI"] == "memory://" and app.config["ACCESS_LOG"]
+    assert "PUBLIC_URL" not in app.config and app.config["TESTING"] is False
