@@ -46,12 +46,15 @@ install: $(STAMP)
 translations: $(COMPILED)
 
 # After adding or changing strings: refresh the template and every catalog, then translate.
+# The Contract Rummy sheet's versions of messages come from docs/GLOSSARY.md (tools/sheet_context.py).
 extract: install
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --width=100 \
 		-o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/python tools/sheet_context.py template
 	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete \
 		--width=100
 	$(BIN)/python tools/english_catalog.py
+	$(BIN)/python tools/sheet_context.py copy
 
 # Migrate, backing the database up first when a migration is due (scorekeeper/upgrades.py).
 db: $(APP_STAMP) translations

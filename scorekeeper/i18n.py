@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, time
 from functools import lru_cache
 from typing import Any
@@ -30,6 +31,8 @@ from markupsafe import Markup, escape
 
 from .extensions import babel
 from .rules.messages import Message
+from .rules.ruleset import RuleSet
+from .rules.sheet_words import wording
 
 LANGUAGE_COOKIE = "lang"
 # Time pattern letters that read nothing but the hour and minute (and AM/PM or the day period).
@@ -69,7 +72,9 @@ def _escaped(value: str) -> str:
 
 def _render(message: Message, quote: Quote) -> str:
     """The message in its context's wording if it has one, each value quoted for its place."""
-    params = {key: _localized(value, quote) for key, value in message.params.items()}
+    params = {
+        key: _localized(value, quote, message.context) for key, value in message.params.items()
+    }
     plural = message.plural is not None and message.count is not None
     if message.context is not None:
         if plural:
@@ -94,13 +99,15 @@ def _untranslated(message: Message, params: dict[str, object]) -> str:
     return message.template % params if params else message.template
 
 
-def _localized(value: object, quote: Quote) -> object:
-    """A parameter in the table's language: lists joined, nested messages translated."""
+def _localized(value: object, quote: Quote, context: str | None = None) -> object:
+    """A parameter in the table's language: lists joined, nested messages translated in the
+    wording (gettext context) of the sentence they are part of, unless they have their own."""
     if isinstance(value, tuple):
-        items = [str(_localized(item, quote)) for item in value]
+        items = [str(_localized(item, quote, context)) for item in value]
         return format_list(items, locale=str(get_locale()))
     if isinstance(value, Message):
-        return _render(value, quote)
+        nested = replace(value, context=context) if context and not value.context else value
+        return _render(nested, quote)
     if hasattr(value, "label"):
         return quote(value.label(current_locale()))
     return quote(value) if isinstance(value, str) else value
@@ -165,14 +172,24 @@ def catalog() -> NullTranslations:
     return kept[1]
 
 
+def page_wording(context: Context) -> str | None:
+    """The gettext context of the game a page shows (the Contract Rummy sheet's), if any."""
+    rules = getattr(context.get("state"), "rules", None) or context.get("rules")
+    return wording(rules) if isinstance(rules, RuleSet) else None
+
+
 @pass_context
 def template_gettext(context: Context, string: str, **variables: Any) -> str:
-    """`_()` in a template as Jinja's newstyle gettext does it, in one call instead of three.
+    """`_()` in a template as Jinja's newstyle gettext does it, in one call instead of three,
+    in the words of the game the page shows (rules/sheet_words.py).
 
     Jinja's `_` resolves `gettext` and calls it through the context, which calls the catalog
     through the context again; a page calls `_` dozens of times (the round screen ~70).
     """
-    found = catalog().ugettext(string)
+    words, sheet = catalog(), page_wording(context)
+    found = words.upgettext(sheet, string) if sheet else string
+    if found == string:  # no version in the game's wording: the plain words
+        found = words.ugettext(string)
     if context.eval_ctx.autoescape:
         found = Markup(found)
     return found % variables  # always a format string, as Jinja's: "%%" is "%"
@@ -184,17 +201,27 @@ def template_ngettext(
 ) -> str:
     """`ngettext()` in a template as Jinja's newstyle one, in one call instead of two."""
     variables.setdefault("num", num)
-    found = catalog().ungettext(singular, plural, num)
+    words, sheet = catalog(), page_wording(context)
+    found = words.unpgettext(sheet, singular, plural, num) if sheet else singular
+    if found in (singular, plural):
+        found = words.ungettext(singular, plural, num)
     if context.eval_ctx.autoescape:
         found = Markup(found)
     return found % variables
+
+
+@pass_context
+def template_translate(context: Context, message: Message) -> Markup:
+    """`translate()` in a template: a rules-engine message in the words of the page's game."""
+    sheet = page_wording(context)
+    return translate(replace(message, context=sheet) if sheet and not message.context else message)
 
 
 def init_app(app: Flask) -> None:
     """Register the locale selector and the template helpers."""
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.globals.update(
-        translate=translate, current_locale=current_locale, short_time=short_time
+        translate=template_translate, current_locale=current_locale, short_time=short_time
     )
     app.jinja_env.filters["numberformat"] = number_text
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]

@@ -16,17 +16,6 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Player(db.Model):
-    """A person who has sat at a table; names are offered again in later games."""
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
-    # The name as rules/player_names.name_key folds it: one player per key on every database
-    # (SQLite's lower() folds ASCII only, so "Ömer" and "ömer" would be two players there).
-    name_key: Mapped[str] = mapped_column(String(160), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
 class CardTable(db.Model):
     """A group that plays together, with its own private links, people and games."""
 
@@ -105,12 +94,12 @@ class Seat(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     position: Mapped[int]
-    # A game without a table seats a remembered name; a table's game seats one of its people.
-    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"))
+    # A game without a table keeps the names it was started with, its own: no other game's
+    # spelling shows or changes them. A table's game seats one of the table's people.
+    player_name: Mapped[str | None] = mapped_column(String(40))
     table_player_id: Mapped[int | None] = mapped_column(ForeignKey("table_player.id"), index=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    player: Mapped[Player | None] = relationship(lazy="joined")
     table_player: Mapped[TablePlayer | None] = relationship(lazy="joined")
 
     @property
@@ -118,8 +107,8 @@ class Seat(db.Model):
         """The name shown at this seat: the table person's current name, after any merge."""
         if self.table_player is not None:
             return person_of(self.table_player).name
-        assert self.player is not None  # every seat has one or the other
-        return self.player.name
+        assert self.player_name is not None  # every seat has one or the other
+        return self.player_name
 
 
 class Round(db.Model):

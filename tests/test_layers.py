@@ -31,7 +31,7 @@ LAYERS = {
     "rules": RULES,
     **dict.fromkeys(
         [
-            *("extensions", "config", "database", "models", "i18n", "recent"),
+            *("extensions", "config", "database", "models", "i18n", "collation", "recent"),
             *("schema", "database_copies", "instance_backup", "upgrades"),
         ],
         INFRASTRUCTURE,

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, url_for
 
 from ..games import house_rules
 from ..models import HouseRules
+from ..rules.bounds import NAME_LENGTH
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
 from .access import CHALLENGE, bearer_token
@@ -29,7 +30,7 @@ NO_TOKEN = N_("Send the rule set's token in an Authorization: Bearer header.")
 class SavedRuleSetRequest(Body):
     """A house rule set to save: its name, and a preset's key or a whole rule set to start from."""
 
-    name: text(house_rules.NAME_LENGTH)  # type: ignore[valid-type]
+    name: text(NAME_LENGTH)  # type: ignore[valid-type]
     rules: RuleSetChoice
 
 

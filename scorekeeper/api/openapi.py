@@ -14,6 +14,7 @@ from werkzeug.routing import AnyConverter, IntegerConverter, Rule
 
 from ..tables.backup_format import Backup
 from .answers import Conflict, Problem
+from .ruleset_schema import BoundedSchema
 
 View = TypeVar("View", bound=Callable[..., Any])
 Schema = dict[str, Any]
@@ -194,6 +195,7 @@ class _Schemas:
         made, definitions = TypeAdapter.json_schemas(
             inputs,  # type: ignore[arg-type]
             ref_template="#/components/schemas/{model}",
+            schema_generator=BoundedSchema,
         )
         for (key, _mode), schema in made.items():
             self.refs[key].update(schema)

@@ -15,12 +15,12 @@ from pydantic import (
 from pydantic.json_schema import JsonDict
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from ..rules.bounds import MAX_ROUNDS, MIN_ROUNDS
 from ..rules.errors import RuleSetInvalid
 from ..rules.messages import N_, Message, msg
 from ..rules.presets import PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
-from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
 from .fields import (
     refusal,
 )

@@ -15,6 +15,7 @@ from pydantic import (
 from pydantic import ValidatorFunctionWrapHandler as Handler
 from pydantic import WrapValidator as Wrap
 
+from ..rules.bounds import MAX_DECKS, MAX_PLAYERS
 from ..rules.messages import N_, Message, msg
 from ..rules.player_names import name_key
 from .fields import (
@@ -28,17 +29,21 @@ from .fields import (
     Whole,
     first_error,
     refusal,
+    whole,
 )
 from .request_base import ABSENT, Body, RuleSetChoice, problems_at
 
 
 def _named(value: Any, handler: Handler) -> list[str]:
-    """Players' names in seat order; at least one."""
+    """Players' names in seat order; at least one, at most a table's eight."""
     try:
         names: list[str] = handler(value)
     except ValidationError as error:
         if first_error(error) == "too_short":
             raise refusal(N_("Name the players.")) from None
+        if first_error(error) == "too_long":
+            message = N_("At most %(count)s players sit at one table.")
+            raise refusal(message, count=MAX_PLAYERS) from None
         raise
     return names
 
@@ -53,7 +58,7 @@ PlayerName = Annotated[
         )
     ),
 ]
-Players = Annotated[list[PlayerName], Field(min_length=1), Wrap(_named)]
+Players = Annotated[list[PlayerName], Field(min_length=1, max_length=MAX_PLAYERS), Wrap(_named)]
 
 
 class Action(Body):
@@ -69,7 +74,7 @@ class NewGame(Body):
     ruleset: RuleSetChoice
     players: Players
     first_dealer: Seat | None = None
-    decks: Whole | None = None
+    decks: whole(MAX_DECKS) | None = None  # type: ignore[valid-type]
 
     @model_validator(mode="after")
     def _table(self) -> NewGame:

@@ -5,13 +5,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
-
 from ..capability_links import Role, new_token
 from ..database import lock_writes
 from ..extensions import db
-from ..models import Game, Player, Round, Seat, TablePlayer
+from ..models import Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
@@ -36,43 +33,10 @@ def create_game(
 ) -> Game:
     """Seat the players in order and pick the first dealer, at random when the table cuts.
 
-    Given a table's `people` (one per name), the game belongs to their table and seats them.
-    Two phones naming the same new player at once: the second insert breaks the unique name
-    key (PostgreSQL), so it starts over once and finds the player the first one made.
+    Given a table's `people` (one per name), the game belongs to their table and seats them;
+    a game without a table keeps its names as typed, its own (no other game shares them).
     """
     names = clean_names(names)
-    for attempt in (1, 2):
-        try:
-            return _create_game(rules, names, first_dealer, decks, people)
-        except IntegrityError:
-            db.session.rollback()
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
-
-
-def clean_names(names: Sequence[str]) -> list[str]:
-    """Each name in its clean form, refused at its seat; no two the same player."""
-    cleaned, keys = [], set()
-    for index, name in enumerate(names):
-        try:
-            cleaned.append(clean_name(name))
-        except RuleError as error:
-            raise RuleError(error.message, field=f"players.{index}") from None
-        if name_key(cleaned[-1]) in keys:
-            raise RuleError(msg(N_("Each player needs a different name.")), field="players")
-        keys.add(name_key(cleaned[-1]))
-    return cleaned
-
-
-def _create_game(
-    rules: RuleSet,
-    names: list[str],
-    first_dealer: int | None,
-    decks: int | None,
-    people: Sequence[TablePlayer],
-) -> Game:
-    """One attempt at creating the game, holding the write lock before reading players."""
     lock_writes()
     cut = first_dealer is None
     table_setup(rules, len(names), 1, first_dealer or 0, decks)  # refuses a bad table first
@@ -89,12 +53,26 @@ def _create_game(
         game.table_id = people[0].table_id
         game.seats = [Seat(position=i, table_player=p) for i, p in enumerate(people)]
     else:
-        game.seats = [Seat(position=i, player=_player(name)) for i, name in enumerate(names)]
+        game.seats = [Seat(position=i, player_name=name) for i, name in enumerate(names)]
     db.session.add(game)
     db.session.flush()
     history.record(game, "create", None, after={"players": list(names)})
     db.session.commit()
     return game
+
+
+def clean_names(names: Sequence[str]) -> list[str]:
+    """Each name in its clean form, refused at its seat; no two the same player."""
+    cleaned, keys = [], set()
+    for index, name in enumerate(names):
+        try:
+            cleaned.append(clean_name(name))
+        except RuleError as error:
+            raise RuleError(error.message, field=f"players.{index}") from None
+        if name_key(cleaned[-1]) in keys:
+            raise RuleError(msg(N_("Each player needs a different name.")), field="players")
+        keys.add(name_key(cleaned[-1]))
+    return cleaned
 
 
 def record_buy(
@@ -245,13 +223,6 @@ def _check_buys_unchanged(
         count=current.buys[seat],
     )
     raise Conflict(message, field="seat")
-
-
-def _player(name: str) -> Player:
-    """The remembered player of this name (any case, any script), or a new one."""
-    key = name_key(name)
-    query = select(Player).where(Player.name_key == key)
-    return db.session.scalar(query) or Player(name=name, name_key=key)
 
 
 def _playing(state: GameState, seat: int | None = None) -> CurrentRound:

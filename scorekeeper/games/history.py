@@ -10,7 +10,7 @@ from sqlalchemy import insert, select, update
 from ..extensions import db
 from ..models import Buy, Change, Game, Round, RoundResult, utcnow
 from ..rules.errors import RuleError
-from ..rules.messages import N_, Message, msg
+from ..rules.messages import C_, N_, Message, msg
 
 
 def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
@@ -160,7 +160,8 @@ def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Mes
     if change.kind == "run_out":
         return msg(N_("%(round)s: the stock ran out"), round=label)
     if change.kind == "undo":
-        return msg(N_("Undo"))
+        # an entry of the history, not the button: "Änderung rückgängig gemacht", "Se deshizo"
+        return Message(C_("change history", "Undo"), context="change history")
     if change.kind == "create":
         return msg(N_("Game started"))
     if change.kind == "rotate_link":

@@ -18,14 +18,14 @@ from sqlalchemy import select
 from ..capability_links import new_token
 from ..extensions import db
 from ..models import HouseRules, utcnow
+from ..rules.bounds import NAME_LENGTH, TEXT
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
-from ..rules.presets import PRESETS
+from ..rules.presets import HOUSE_KEY, PRESETS
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
 from ..rules.validation import check_ruleset
 
-NAME_LENGTH = 80  # the name column
 KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's
 MAX_ID = 2**31 - 1  # the id column's range: a larger id is no saved set, on any database
 
@@ -82,14 +82,14 @@ def _checked_name(name: str) -> str:
     if not name:
         raise RuleError(msg(N_("A rule set needs a name.")), field="name")
     if len(name) > NAME_LENGTH:
-        message = msg(N_("Use at most %(maximum)s characters."), maximum=NAME_LENGTH)
+        message = msg(TEXT, high=NAME_LENGTH)
         raise RuleError(message, field="name")
     return name
 
 
 def _stored(name: str, rules: RuleSet, copied: bool = False) -> dict[str, object]:
     """The rules as stored: checked by the engine first (a copy as it was made), named as saved."""
-    rules = replace(rules, name=name, key="house")
+    rules = replace(rules, name=name, key=HOUSE_KEY)
     check_ruleset(rules, stored=copied)
     return ruleset_to_dict(rules)
 

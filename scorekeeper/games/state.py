@@ -14,7 +14,7 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.util import identity_key
 
 from ..extensions import db
-from ..models import Game, Round, Seat
+from ..models import Game, Round
 from ..recent import Recent, per_app
 from ..rules.arbiter import buys_left
 from ..rules.messages import Message
@@ -104,7 +104,7 @@ class GameState:
 
 
 WITH_FACTS = (
-    selectinload(Game.seats).joinedload(Seat.player),
+    selectinload(Game.seats),
     selectinload(Game.rounds).selectinload(Round.results),
     selectinload(Game.rounds).selectinload(Round.buys),
 )

@@ -9,7 +9,6 @@ from ..games import actions
 from ..games.may_i import rule_on_call
 from ..games.refusals import status_of
 from ..games.state import GameState, game_state, load_game
-from ..i18n import translate
 from ..rules.errors import RuleError
 from .links import GAME, locked_state, protect, shown_state
 from .posted import posted_action_id, posted_int, posted_version, tap_id
@@ -80,7 +79,7 @@ def down(game_id: int) -> Response:
 
 def _refused(state: GameState, seat: int, error: RuleError) -> Response:
     """The buys region with the refusal at the player it names (nothing was written)."""
-    errors = field_errors(error)
+    errors = field_errors(error, state.rules)
     return respond(
         PAGE,
         "games/_buys.html",
@@ -109,7 +108,7 @@ def rule(game_id: int) -> Response:
             raise RuleError(actions.CHOOSE_DISCARDER, field="discarder")
         ruling = rule_on_call(state, discarder, callers, draws, posted_bought_above())
     except RuleError as error:
-        errors = field_errors(error)
+        errors = field_errors(error, state.rules)
         return respond(PAGE, "games/_arbiter.html", 422, state=state, arbiter_errors=errors)
     return respond(PAGE, "games/_arbiter.html", state=state, ruling=ruling)
 
@@ -126,7 +125,7 @@ def record_buy(game_id: int) -> Response:
         )
         changed = actions.record_buy(state, seat, action_id, version, above)
     except RuleError as error:
-        errors = {"discarder": [translate(error.message)]}
+        errors = {"discarder": field_errors(error, state.rules).popitem()[1]}
         return respond(
             PAGE, "games/_arbiter.html", status_of(error), state=state, arbiter_errors=errors
         )

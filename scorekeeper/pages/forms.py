@@ -30,6 +30,7 @@ from wtforms.widgets import HiddenInput
 
 from ..games import house_rules
 from ..i18n import translate
+from ..rules.bounds import MAX_PLAYERS
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
@@ -38,7 +39,7 @@ from ..rules.presets import PRESETS
 from .house_rule_links import saved_here
 from .posted import LARGEST, TOKEN
 
-MAX_SEATS = 8
+MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
 
 

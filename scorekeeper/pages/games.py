@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, g, request, url_for
 from werkzeug.wrappers import Response
 
+from ..collation import by_name
 from ..games import actions
 from ..games.state import game_state, load_game
 from ..i18n import translate
-from ..models import person_of
+from ..models import Game, person_of
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.rules_card import rules_card, summary
+from ..rules.ruleset import RuleSet
 from . import live
 from .forms import MAX_SEATS, NewGameForm
 from .house_rule_links import rules_by_key
 from .links import GAME, open_in_browser, openable_games, protect, shown_state
-from .posted import ascii_index
+from .posted import ascii_index, page_from
 from .rendering import respond, unchanged, wants_fragment
 from .ruleset_form import encode
 
@@ -31,7 +35,7 @@ def _new_page(form: NewGameForm, status: int = 200) -> Response:
     Only those: another table's players are no one else's business.
     """
     known = dict.fromkeys(name for state in openable_games() for name in state.names)
-    return respond("games/new.html", "games/new.html", status, form=form, known=list(known))
+    return respond("games/new.html", "games/new.html", status, form=form, known=by_name(known))
 
 
 @bp.get("/games/new")
@@ -46,22 +50,34 @@ def new() -> Response:
 @bp.post("/games/")
 def create() -> Response:
     """Start a game, or move a player up the seat order and show the form again."""
+    return start_from_form(_new_page, actions.create_game)
+
+
+Start = Callable[[RuleSet, list[str], int | None, int | None], Game]
+
+
+def start_from_form(page: Callable[[NewGameForm, int], Response], start: Start) -> Response:
+    """Start a game from the new-game form, or show it again as typed: moved, or refused.
+
+    One flow for a game alone and a table's game (pages/tables.py): `page` shows the form,
+    `start` starts the game from a preset or a saved set this browser may open.
+    """
     form = NewGameForm()
     if move := request.form.get("move", ""):
         form.move_up(ascii_index(move, MAX_SEATS))
-        return _new_page(form)
+        return page(form, 200)
     if not form.validate():
-        return _new_page(form, 422)
+        return page(form, 422)
     first = int(form.first_dealer.data) if form.first_dealer.data else None
     decks = int(form.decks.data) if form.decks.data else None
     try:
         rules = rules_by_key(form.ruleset.data)
         if rules is None:  # deleted on another phone since the form was shown
             raise RuleError(msg(N_("There is no rule set %(key)s."), key=form.ruleset.data))
-        game = actions.create_game(rules, form.names(), first, decks)
+        game = start(rules, form.names(), first, decks)
     except RuleError as error:
         form.form_errors.append(translate(error.message))
-        return _new_page(form, 422)
+        return page(form, 422)
     return open_in_browser(game.id, game.edit_token)
 
 
@@ -87,7 +103,7 @@ def standings(game_id: int) -> Response:
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
     state = shown_state(game_id)
-    before = request.args.get("before", type=int)
+    before = page_from()
     names = live.REGIONS["sheet"][:1] if wants_fragment() else live.REGIONS["sheet"]
     regions = [live.sheet_region(name, state, before) for name in names]
     return respond("games/sheet.html", "games/_regions.html", state=state, regions=regions)

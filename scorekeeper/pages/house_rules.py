@@ -12,19 +12,20 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from ..games import house_rules
-from ..i18n import translate
+from ..i18n import translate, translate_text
 from ..models import HouseRules
+from ..rules.bounds import MAX_DECK_RULES, MAX_ROUNDS, MIN_ROUNDS
 from ..rules.errors import RuleError, RuleSetInvalid
-from ..rules.presets import MAY_I, PRESETS
+from ..rules.presets import HOUSE_KEY, MAY_I, PRESETS
 from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_from_json, ruleset_to_dict
-from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
+from ..rules.sheet_words import set_name
 from .house_rule_links import remember, rules_by_key, saved_here
 from .rendering import go_to, respond
 from .ruleset_form import (
-    MAX_DECK_RULES,
     apply,
+    clipped,
     decode,
     encode,
     flatten,
@@ -34,7 +35,6 @@ from .ruleset_form import (
 bp = Blueprint("house_rules", __name__, url_prefix="/house-rules")
 EDITOR, EDITOR_FRAGMENT = "house_rules/edit.html", "house_rules/_editor.html"
 FILE_LIMIT = 64_000  # a rule set is about 2 kB; anything far larger is no rule set
-HOUSE_KEY = "house"
 SET = "/<int:ruleset_id>/<token>"  # a set opens by its id and secret token, as a game does
 
 
@@ -61,7 +61,7 @@ class Draft:
     @classmethod
     def from_rules(cls, rules: RuleSet, name: str | None = None) -> Draft:
         """A draft of a rule set, named for the table's language."""
-        return cls.of({**ruleset_to_dict(rules), "name": name or gettext(rules.name)})
+        return cls.of({**ruleset_to_dict(rules), "name": name or translate_text(set_name(rules))})
 
 
 def _editor(draft: Draft, saved: HouseRules | None = None, status: int = 200) -> Response:
@@ -102,8 +102,7 @@ def index() -> Response:
 def new() -> Response:
     """Open the editor on a preset, a saved set, or rules packed into a link (a game's)."""
     if "rules" in request.args:
-        data = decode(request.args["rules"])
-        return _editor(Draft.of(data if isinstance(data, dict) else {}))
+        return _editor(Draft.of(clipped(decode(request.args["rules"]))))
     rules = rules_by_key(request.args.get("from", MAY_I.key))
     if rules is None:
         abort(404)

@@ -69,6 +69,18 @@ def tap_id(endpoint: str, seat: int) -> str | None:
     return tap if len(tap) <= 64 else hashlib.sha256(tap.encode()).hexdigest()
 
 
+def page_from(field: str = "before") -> int | None:
+    """Where a page of a list starts (the query's "before"): an id in the columns' range.
+
+    None (the newest first) when not given, no whole number, or past the range; an id
+    below 1 starts after the oldest: no more to show.
+    """
+    raw = request.args.get(field, "")
+    if not DIGITS.fullmatch(raw) or int(raw) > LARGEST:
+        return None
+    return max(int(raw), 0)
+
+
 def ascii_index(raw: str, below: int) -> int | None:
     """A list index written in ASCII digits, below `below`; None for anything else."""
     if not raw.isascii() or not raw.isdecimal() or int(raw) >= below:

@@ -9,6 +9,7 @@ from typing import Any
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
+from ..collation import collation_key
 from ..models import CardTable, TablePlayer
 from ..rules.presets import PRESETS
 from ..rules.stats import PlayedGame, PlayerRecord, only, player_record
@@ -67,7 +68,7 @@ def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any
     records: list[tuple[TablePlayer, PlayerRecord]] = [
         (person, player_record(kept, person.id)) for person in present
     ]
-    records.sort(key=lambda pair: (-pair[1].won, pair[1].average or 0, pair[0].name.casefold()))
+    records.sort(key=lambda pair: (-pair[1].won, pair[1].average or 0, collation_key(pair[0].name)))
     return {
         "table": table,
         "editable": table_access().can_edit,

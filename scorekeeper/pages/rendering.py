@@ -11,6 +11,8 @@ from ..extensions import htmx
 from ..games.state import GameState
 from ..i18n import translate
 from ..rules.errors import RuleError
+from ..rules.ruleset import RuleSet
+from ..rules.sheet_words import worded
 from .live import change_answer
 
 # "Nothing changed": an empty 200 that htmx does not swap, rather than a 204, because waitress
@@ -70,6 +72,7 @@ def go_to(location: str) -> Response:
     return response
 
 
-def field_errors(error: RuleError) -> dict[str, list[str]]:
-    """A rules refusal as form errors under its field."""
-    return {error.field or "form": [translate(error.message)]}
+def field_errors(error: RuleError, rules: RuleSet | None = None) -> dict[str, list[str]]:
+    """A rules refusal as form errors under its field, in the words of the game's rules."""
+    message = worded(rules, error.message) if rules else error.message
+    return {error.field or "form": [translate(message)]}

@@ -12,6 +12,8 @@ from ..games.refusals import Conflict
 from ..games.state import GameState, game_state, load_game
 from ..i18n import translate
 from ..rules.errors import RuleError
+from ..rules.messages import Message
+from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from .forms import STOCK, round_form
@@ -98,7 +100,7 @@ def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | 
         try:
             sums[seat] = points_from_counts(counts, state.rules, setup.decks, setup.jokers)
         except RuleError as error:
-            getattr(form, f"cards_{seat}").errors = [translate(error.message)]
+            getattr(form, f"cards_{seat}").errors = [translate(worded(state.rules, error.message))]
             sums[seat] = None
     return sums
 
@@ -182,10 +184,10 @@ def update(game_id: int, number: int) -> Response:
         return _page(state, number, form, 409)
     except RuleError as error:
         state = game_state(load_game(game_id))
-        _attach(form, error)
+        _attach(form, worded(state.rules, error.message), error.field)
         return _page(state, number, form, 422)
     for warning in warnings:
-        flash(translate(warning), "warning")
+        flash(translate(worded(state.rules, warning)), "warning")
     # A correction is made from the sheet: go back there to see it.
     back = "games.sheet" if correcting else "games.show"
     return go_to(url_for(back, game_id=game_id))
@@ -201,8 +203,8 @@ def notice(game_id: int, number: int) -> Response:
     return respond("rounds/edit.html", "rounds/_notice.html", state=state, number=number, seen=seen)
 
 
-def _attach(form: FlaskForm, error: RuleError) -> None:
+def _attach(form: FlaskForm, message: Message, named: str | None) -> None:
     """Show a rules refusal under the field it names ("hands.2" → the points of seat 2)."""
-    field_name = (error.field or "").replace("hands.", "points_").replace("points.", "points_")
+    field_name = (named or "").replace("hands.", "points_").replace("points.", "points_")
     field = getattr(form, field_name, None) or form.went_out
-    field.errors = [*field.errors, translate(error.message)]
+    field.errors = [*field.errors, translate(message)]

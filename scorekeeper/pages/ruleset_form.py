@@ -20,13 +20,15 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from ..rules.bounds import MAX_DECK_RULES, MAX_ROUNDS, MIN_ROUNDS, STORED_MAX_ROUNDS
 from ..rules.ruleset import RuleSet
-from ..rules.validation import MAX_ROUNDS, MIN_ROUNDS
 
 WHOLE = re.compile(r"-?[0-9]{1,9}")
 INDEX = re.compile(r"[0-9]{1,3}")  # ASCII digits only: str.isdigit() also takes "²", int() not
 CHECKED = "on"  # a ticked box; each box follows a hidden "off" so an unticked one is still sent
-MAX_DECK_RULES = 6
+# The editor draws every round and deck rule it is given: past the most any stored set holds
+# it reads no more, so no form or link makes its page grow (the rules refuse more than 12).
+MOST_ITEMS = STORED_MAX_ROUNDS
 Data = dict[str, Any]
 
 
@@ -35,6 +37,18 @@ def read_form(form: MultiDict[str, str]) -> Data:
     data = _read(RuleSet, "", form)
     assert isinstance(data, dict)
     return data
+
+
+def clipped(data: object) -> Data:
+    """Rule set data from a link, its rounds and deck rules cut at MOST_ITEMS; {} if no object."""
+    if not isinstance(data, dict):
+        return {}
+    lists = {
+        key: data[key][:MOST_ITEMS]
+        for key in ("rounds", "decks")
+        if isinstance(data.get(key), list)
+    }
+    return {**data, **lists}
 
 
 def flatten(data: object, path: str = "") -> dict[str, Any]:
@@ -97,7 +111,7 @@ def _indices(form: MultiDict[str, str], path: str) -> list[int]:
     """The list items the form holds under a path, in the order of their numbers."""
     prefix = f"{path}."
     found = {key[len(prefix) :].split(".")[0] for key in form if key.startswith(prefix)}
-    return sorted(int(index) for index in found if INDEX.fullmatch(index))
+    return sorted(int(index) for index in found if INDEX.fullmatch(index))[:MOST_ITEMS]
 
 
 def _number(text: str) -> object:

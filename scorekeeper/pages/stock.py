@@ -30,7 +30,11 @@ def run_out(game_id: int) -> Response:
         outcome, changed = actions.record_run_out(state, seen, posted_action_id())
     except RuleError as error:
         return respond(
-            PAGE, "games/_stock.html", 422, state=state, stock_errors=field_errors(error)
+            PAGE,
+            "games/_stock.html",
+            422,
+            state=state,
+            stock_errors=field_errors(error, state.rules),
         )
     if outcome.ends_round and changed.current is not None:
         return go_to(url_for("rounds.edit", game_id=game_id, number=changed.current.number))

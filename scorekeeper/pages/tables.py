@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, g, request, url_for
 from werkzeug.wrappers import Response
 
-from ..i18n import translate
 from ..rules.errors import RuleError
-from ..rules.presets import PRESETS
 from ..tables import games, people
 from .forms import NewGameForm
-from .links import open_in_browser
+from .games import start_from_form
+from .posted import page_from
 from .record_view import record_context
 from .rendering import field_errors, respond
 from .table_links import (
@@ -50,7 +51,7 @@ def show(table_id: int) -> Response:
     The record reads every game of the table, so the page fetches it on its own (htmx on
     load, a link without script): paging through the games never recomputes it.
     """
-    page = games.games_page(g.table, request.args.get("before", type=int))
+    page = games.games_page(g.table, page_from())
     return respond(
         "tables/show.html",
         "tables/show.html",
@@ -91,18 +92,4 @@ def new_game(table_id: int) -> Response:
 def start(table_id: int) -> Response:
     """Start a game that belongs to this table; new names become people of the table."""
     require_table_edit()
-    form = NewGameForm()
-    if move := request.form.get("move", ""):
-        form.move_up(move)
-        return _new_game_page(form)
-    if not form.validate():
-        return _new_game_page(form, 422)
-    first = int(form.first_dealer.data) if form.first_dealer.data else None
-    decks = int(form.decks.data) if form.decks.data else None
-    rules = PRESETS[form.ruleset.data]
-    try:
-        game = games.start_game(g.table, rules, form.names(), first, decks)
-    except RuleError as error:
-        form.form_errors.append(translate(error.message))
-        return _new_game_page(form, 422)
-    return open_in_browser(game.id, game.edit_token)
+    return start_from_form(_new_game_page, partial(games.start_game, g.table))

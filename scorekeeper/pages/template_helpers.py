@@ -17,7 +17,7 @@ from ..rules.messages import msg
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from ..rules.round_notes import round_notes
 from ..rules.ruleset import Contract, RuleSet
-from ..rules.sheet_words import buy_call, worded
+from ..rules.sheet_words import buy_call, set_name, worded
 from ..rules.table import describe_contract
 from .charts import running_chart
 from .home import current_theme
@@ -28,9 +28,10 @@ def new_action_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def contract_words(contract: Contract) -> list[str]:
-    """The contract in the table's language, one part per meld kind."""
-    return [translate(part) for part in describe_contract(contract)]
+def contract_words(contract: Contract, rules: RuleSet | None = None) -> list[str]:
+    """The contract in the table's language, one part per meld kind, in the rules' words."""
+    parts = describe_contract(contract)
+    return [translate(worded(rules, part) if rules else part) for part in parts]
 
 
 def round_reminders(state: GameState) -> list[str]:
@@ -44,6 +45,11 @@ def round_reminders(state: GameState) -> list[str]:
 def call_words(rules: RuleSet) -> str:
     """What the table calls to buy, in its language."""
     return translate(buy_call(rules))
+
+
+def rules_name(rules: RuleSet) -> str:
+    """A rule set's name: a preset's in the table's language, a table's own as typed."""
+    return translate(set_name(rules))
 
 
 def rule_words(rules: RuleSet, text: str) -> str:
@@ -97,6 +103,7 @@ def init_app(app: Flask) -> None:
         round_reminders=round_reminders,
         call_words=call_words,
         rule_words=rule_words,
+        rules_name=rules_name,
         rank_buttons=rank_buttons,
         describe_change=describe,
         format_time=format_time,

@@ -54,6 +54,14 @@ def NN_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+def verbatim(text: str) -> Message:
+    """The table's own words (a name, a call), shown as typed: a parameter, never a template."""
+    return Message(VERBATIM, {"text": text})
+
+
+VERBATIM = "%(text)s"  # no words of ours to translate: the typed text is the only parameter
+
+
 def msg(template: str, **params: Any) -> Message:
     """A message with parameters: msg(N_("%(name)s is out"), name="Anna")."""
     return Message(template, params)

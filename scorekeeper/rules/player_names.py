@@ -1,4 +1,4 @@
-"""Player names: one clean form to show, one key to tell two names apart in any script."""
+"""Names people type (players, tables): one clean form to show, one key to tell two apart."""
 
 from __future__ import annotations
 
@@ -16,16 +16,21 @@ INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 BREAKS = frozenset({"Zl", "Zp"})
 
 
-def clean_name(raw: str) -> str:
+def visible(text: str) -> bool:
+    """Whether every character of a text shows: none invisible, none a line break."""
+    return not any(unicodedata.category(char) in INVISIBLE | BREAKS for char in text)
+
+
+def clean_name(raw: str, length: int = NAME_LENGTH) -> str:
     """A typed name as shown: composed (NFC), spaces trimmed and single; or a RuleError."""
     composed = unicodedata.normalize("NFC", raw)
-    if any(unicodedata.category(char) in INVISIBLE | BREAKS for char in composed):
+    if not visible(composed):
         raise RuleError(msg(N_("Use only visible letters, digits and marks in a name.")))
     name = " ".join(composed.split())
     if not name:
         raise RuleError(msg(N_("Enter a name.")))
-    if len(name) > NAME_LENGTH:
-        raise RuleError(msg(N_("A name has at most %(length)s characters."), length=NAME_LENGTH))
+    if len(name) > length:
+        raise RuleError(msg(N_("A name has at most %(length)s characters."), length=length))
     return name
 
 

@@ -130,7 +130,7 @@ ACES_HIGH = replace(
 ACES_AROUND = replace(
     MAY_I,
     key="aces-around",
-    name=N_("May I? with round-the-corner aces"),
+    name=N_("May I? with K-A-2 runs"),
     melds=MeldRules(aces=AceRule.AROUND),
 )
 NO_JOKERS = replace(
@@ -149,9 +149,29 @@ FAMILY_SPEED = replace(
 FREE_LAYDOWN = replace(
     CONTRACT_RUMMY,
     key="free-laydown",
-    name=N_("Contract Rummy with free laying down"),
+    name=N_("Contract Rummy free laydown"),
     melds=replace(CONTRACT_RUMMY.melds, exact_laydown=False, abutting_runs=True),
 )
+
+HOUSE_KEY = "house"  # a table's own set, whatever key it was sent under
+
+
+def preset_of(rules: RuleSet) -> RuleSet | None:
+    """The preset a rule set is, setting for setting; None for a table's own set."""
+    preset = PRESETS.get(rules.key)
+    return preset if preset == rules else None
+
+
+def own_identity(rules: RuleSet) -> RuleSet:
+    """A rule set a client sent, under a preset's key only if it is that preset (RULES.md 9).
+
+    A custom set never borrows a preset's identity: its rules card would open with the
+    preset's description ("seven rounds") and the record would count it as the preset.
+    """
+    if rules.key in PRESETS and preset_of(rules) is None:
+        return replace(rules, key=HOUSE_KEY)
+    return rules
+
 
 PRESETS: dict[str, RuleSet] = {
     preset.key: preset

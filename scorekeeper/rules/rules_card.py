@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from .card_scoring import scoring_lines
 from .messages import N_, Message, msg, nmsg
+from .presets import preset_of
 from .ruleset import (
     AceRule,
     Contract,
@@ -107,8 +108,8 @@ def card_text(rules: RuleSet) -> str:
 
 
 def summary(rules: RuleSet) -> Message | None:
-    """The preset's one-line description, if it is a preset."""
-    text = SUMMARIES.get(rules.key)
+    """The preset's one-line description, if the set is that preset, setting for setting."""
+    text = SUMMARIES.get(rules.key) if preset_of(rules) is not None else None
     return worded(rules, msg(text)) if text else None
 
 

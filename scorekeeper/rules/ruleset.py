@@ -5,7 +5,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 
+from .messages import N_
 from .playing_cards import Rank
+
+RANKS, SUITS = 13, 4
+CARDS_PER_DECK = RANKS * SUITS
+MAY_I_CALL = N_("May I?")  # the standard call: ours, so shown in the table's language
 
 
 class AceRule(enum.StrEnum):
@@ -165,7 +170,7 @@ class RuleSet:
     min_players: int = 2
     max_players: int = 8
     recommended_min_players: int = 3
-    buy_call: str = "May I?"  # what the table calls out; shown in the table's language
+    buy_call: str = MAY_I_CALL  # what the table calls out (a table's own is shown as typed)
 
     def round_spec(self, number: int) -> RoundSpec:
         """The spec of round `number` (1-based)."""
@@ -181,6 +186,14 @@ class RuleSet:
         matching = [r for r in self.decks if r.min_players <= players <= r.max_players]
         chosen = [r for r in matching if decks is None or r.decks == decks]
         return chosen[0] if chosen else None
+
+    def jokers_in_play(self, rule: DeckRule, players: int) -> int:
+        """Jokers on the table: the deck rule's where jokers are wild, else none (RULES.md 8)."""
+        return rule.jokers_for(players) if self.melds.jokers_wild else 0
+
+    def cards_in_play(self, rule: DeckRule, players: int) -> int:
+        """Every card on the table: 52 a deck and the jokers in play."""
+        return CARDS_PER_DECK * rule.decks + self.jokers_in_play(rule, players)
 
     def with_changes(self, **changes: object) -> RuleSet:
         """A copy with some top-level settings changed."""

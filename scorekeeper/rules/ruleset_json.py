@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import RuleSetInvalid
 from .messages import N_, Message, msg
+from .presets import own_identity
 from .ruleset import RuleSet
 from .validation import validate_ruleset
 
@@ -47,7 +48,9 @@ def ruleset_to_json(rules: RuleSet) -> str:
 def ruleset_from_dict(data: object, *, stored: bool = False) -> RuleSet:
     """Read a rule set from JSON data; refuse it with every problem, per field, if any.
 
-    `stored` reads a copy kept earlier (a game's, a saved set's) with the round count it has.
+    A set a client sends is the table's own unless it is a preset (presets.own_identity).
+    `stored` reads a copy kept earlier (a game's, a saved set's) as it was kept, with the
+    round count it has.
     """
     errors: Errors = {}
     rules = _convert(RuleSet, data, ROOT, errors)
@@ -57,7 +60,7 @@ def ruleset_from_dict(data: object, *, stored: bool = False) -> RuleSet:
     problems = validate_ruleset(rules, stored=stored)
     if problems:
         raise RuleSetInvalid(problems)
-    return rules
+    return rules if stored else own_identity(rules)
 
 
 def ruleset_from_json(text: str) -> RuleSet:

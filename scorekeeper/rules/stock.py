@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import RuleError
-from .messages import N_, Message, msg
+from .messages import N_, Message, msg, nmsg
 from .ruleset import ReshufflePolicy, RuleSet
 
 RUN_OUTS_BEFORE_END = 1  # May I?: the stock is re-formed once; the next run-out ends the round
@@ -59,12 +59,12 @@ def stock_ending_refusal(rules: RuleSet, run_outs: int) -> Message | None:
     """Why the stock cannot have ended a round after this many run-outs (May I?: the second)."""
     if not stock_can_end_round(rules) or round_ended_by_stock(rules, run_outs):
         return None  # the sheet's rules refuse any stock ending in scoring.check_stock_ending
-    return msg(
-        N_(
-            "The stock ends the round only when it runs out a second time; so far it ran out "
-            "%(count)s times this round. Tap “The stock ran out” each time it does."
-        ),
-        count=run_outs,
+    return nmsg(
+        "The stock ends the round only when it runs out a second time; so far it ran out "
+        "%(count)s time this round. Tap “The stock ran out” each time it does.",
+        "The stock ends the round only when it runs out a second time; so far it ran out "
+        "%(count)s times this round. Tap “The stock ran out” each time it does.",
+        run_outs,
     )
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
 from .ruleset import Contract, DealPasses, DeckRule, ReshufflePolicy, RoundSpec, RuleSet
+from .sheet_words import set_name
 
-CARDS_PER_DECK = 52
 TIEBREAK_MIN_PLAYERS = 2
 _PLAIN = Contract()  # the default meld lengths, which a contract's name leaves unsaid
 
@@ -145,7 +145,7 @@ def _setup(
     """Assemble the setup; the Liverpool cut is made by the player to the dealer's right."""
     spec = round_spec_for(rules, round_number)
     leader, cutter = seats_around(dealer, players, cuts=rules.scoring.cut_bonus > 0)
-    jokers = deck_rule.jokers_for(players) if rules.melds.jokers_wild else 0
+    jokers = rules.jokers_in_play(deck_rule, players)
     return TableSetup(
         round_number=round_number,
         total_rounds=len(rules.rounds),
@@ -154,7 +154,7 @@ def _setup(
         final_discard=spec.final_discard,
         decks=deck_rule.decks,
         jokers=jokers,
-        total_cards=CARDS_PER_DECK * deck_rule.decks + jokers,
+        total_cards=rules.cards_in_play(deck_rule, players),
         dealer=dealer,
         first_player=leader,
         cutter=cutter,
@@ -168,7 +168,7 @@ def _check_players(rules: RuleSet, players: int, fewest: int) -> None:
     if not fewest <= players <= rules.max_players:
         message = msg(
             N_("%(name)s is played by %(min)s to %(max)s players, not %(players)s."),
-            name=msg(rules.name),  # the rule set's name, translated with the sentence
+            name=set_name(rules),
             min=fewest,
             max=rules.max_players,
             players=players,
@@ -196,7 +196,7 @@ def _deck_rule(
         rule = min(larger, key=lambda r: r.min_players, default=None)
     if rule is not None:
         return rule
-    params = {"name": msg(rules.name), "players": players, "decks": decks}
+    params = {"name": set_name(rules), "players": players, "decks": decks}
     if decks is None:
         message = msg(N_("%(name)s has no decks for %(players)s players."), **params)
     else:

@@ -5,40 +5,36 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .bounds import JOKERS_PER_DECK, MAX_MELDS, out_of_bounds
 from .errors import RuleSetInvalid
-from .messages import N_, Message, msg
+from .makeable import Table, contract_problems, table_sizes, tables
+from .messages import N_, Message, msg, nmsg
+from .player_names import visible
 from .playing_cards import RANK_CODES
 from .ruleset import DeckRule, RoundSpec, RuleSet
 
 Errors = dict[str, list[Message]]
-
-MIN_ROUNDS, MAX_ROUNDS = 6, 12  # a game runs 6 to 12 rounds, as the published variants do
-# Copies stored while 1 to 20 rounds were allowed (saved sets, games played) still load and play.
-STORED_MIN_ROUNDS, STORED_MAX_ROUNDS = 1, 20
-MIN_PLAYERS = 2  # the sources allow 2 ("the out-of-turn call rarely triggers")
-MAX_PLAYERS = 12  # the sources stop at 8; larger tables add decks
-MIN_BOOK_LENGTH = 3
-MIN_RUN_LENGTH = 3
-CARDS_PER_DECK = 52
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 def validate_ruleset(rules: RuleSet, *, stored: bool = False) -> dict[str, list[Message]]:
     """Every problem with a rule set, keyed by field path; an empty dict means it is playable.
 
-    A game plays 6 to 12 rounds. A stored copy was checked when it was made, so it keeps the
-    round count allowed then: `stored` reads it without refusing a game already played.
+    A game plays 6 to 12 rounds at tables of 2 to 8. A stored copy was checked when it was
+    made, so it keeps what was allowed then (round count, table sizes, texts, card values;
+    rules/bounds.STORED): `stored` reads it without refusing a game already played; every
+    bound on what a page draws (melds, their lengths, deals, decks) holds for it too.
     """
     errors: Errors = {}
-    _check_identity(rules, errors)
+    _check_texts(rules, errors, stored)
+    for path, message in out_of_bounds(rules, stored):
+        _add(errors, path, message)
     _check_players(rules, errors)
-    _check_round_count(rules, errors, stored)
     for path, spec in _all_rounds(rules):
-        _check_round(path, spec, errors)
+        _check_contract(rules, path, spec, errors, stored)
         _check_reach(rules, path, spec, errors)
-    _check_decks(rules, errors)
-    _check_deal_fits(rules, errors)
-    _check_stakes(rules, errors)
+    _check_decks(rules, errors, stored)
+    _check_deal_fits(rules, errors, stored)
     _check_values(rules.scoring.values, errors)
     return errors
 
@@ -51,48 +47,38 @@ def check_ruleset(rules: RuleSet, *, stored: bool = False) -> None:
 
 
 def _add(errors: Errors, path: str, message: Message) -> None:
-    errors.setdefault(path, []).append(message)
+    """Record a problem; a setting out of its bound is told that first, and only that."""
+    errors.setdefault(path, [message])
 
 
-def _at_least(errors: Errors, path: str, value: int | None, minimum: int) -> None:
-    """Record a too-small setting; None means "no limit" and always passes."""
-    if value is not None and value < minimum:
-        _add(errors, path, msg(N_("Must be at least %(minimum)s."), minimum=minimum))
+def _check_texts(rules: RuleSet, errors: Errors, stored: bool) -> None:
+    """A slug key (it appears in URLs), and a name and a buy call of visible characters.
 
-
-def _check_identity(rules: RuleSet, errors: Errors) -> None:
-    """A rule set needs a slug key (it appears in URLs), a name and a buy call."""
+    A stored copy's texts were taken before they had to be visible: shown escaped, they load.
+    """
     if not _SLUG.fullmatch(rules.key):
         _add(errors, "key", msg(N_("Use lowercase letters, digits and single hyphens.")))
-    if not rules.name.strip():
-        _add(errors, "name", msg(N_("A rule set needs a name.")))
-    if not rules.buy_call.strip():
-        _add(errors, "buy_call", msg(N_("Say what a player calls to buy a discard.")))
+    blank = {
+        "name": N_("A rule set needs a name."),
+        "buy_call": N_("Say what a player calls to buy a discard."),
+    }
+    for field, message in blank.items():
+        text = getattr(rules, field)
+        if not text.strip():
+            _add(errors, field, msg(message))
+        elif not stored and not visible(text):
+            _add(errors, field, msg(N_("Use only visible letters, digits and marks.")))
 
 
 def _check_players(rules: RuleSet, errors: Errors) -> None:
-    """Tables of 2 to 12; the recommended minimum lies inside the allowed range."""
-    _at_least(errors, "min_players", rules.min_players, MIN_PLAYERS)
-    if rules.max_players > MAX_PLAYERS:
-        _add(errors, "max_players", msg(N_("Must be at most %(maximum)s."), maximum=MAX_PLAYERS))
-    elif rules.max_players < rules.min_players:
-        _add(
-            errors,
-            "max_players",
-            msg(N_("Must be at least the minimum, %(minimum)s."), minimum=rules.min_players),
-        )
+    """The most players are at least the fewest; the recommended minimum lies between."""
+    if rules.max_players < rules.min_players:
+        message = msg(N_("Must be at least the minimum, %(minimum)s."), minimum=rules.min_players)
+        _add(errors, "max_players", message)
     if not rules.min_players <= rules.recommended_min_players <= rules.max_players:
         _add(
             errors, "recommended_min_players", msg(N_("Must lie between the minimum and maximum."))
         )
-
-
-def _check_round_count(rules: RuleSet, errors: Errors, stored: bool) -> None:
-    """Play 6 to 12 rounds; a stored copy, as many as were allowed when it was made."""
-    low, high = (STORED_MIN_ROUNDS, STORED_MAX_ROUNDS) if stored else (MIN_ROUNDS, MAX_ROUNDS)
-    if not low <= len(rules.rounds) <= high:
-        message = N_("Play %(minimum)s to %(maximum)s rounds.")
-        _add(errors, "rounds", msg(message, minimum=low, maximum=high))
 
 
 def _all_rounds(rules: RuleSet) -> Iterator[tuple[str, RoundSpec]]:
@@ -102,18 +88,20 @@ def _all_rounds(rules: RuleSet) -> Iterator[tuple[str, RoundSpec]]:
     yield "scoring.tiebreaker_round", rules.scoring.tiebreaker_round
 
 
-def _check_round(path: str, spec: RoundSpec, errors: Errors) -> None:
-    """A contract of at least one meld, makeable from the deal plus one draw."""
-    contract = spec.contract
-    _at_least(errors, f"{path}.contract.books", contract.books, 0)
-    _at_least(errors, f"{path}.contract.runs", contract.runs, 0)
-    _at_least(errors, f"{path}.contract.book_length", contract.book_length, MIN_BOOK_LENGTH)
-    _at_least(errors, f"{path}.contract.run_length", contract.run_length, MIN_RUN_LENGTH)
-    _at_least(errors, f"{path}.buy_cap", spec.buy_cap, 0)
-    if contract.books >= 0 and contract.runs >= 0 and contract.books + contract.runs < 1:
-        _add(errors, f"{path}.contract", msg(N_("A contract needs at least one book or run.")))
-    if spec.deal < 1:
-        _add(errors, f"{path}.deal", msg(N_("Deal at least one card.")))
+def _check_contract(
+    rules: RuleSet, path: str, spec: RoundSpec, errors: Errors, stored: bool
+) -> None:
+    """A contract of 1 to 6 melds that the cards of the decks can make."""
+    contract, where = spec.contract, f"{path}.contract"
+    melds = contract.books + contract.runs
+    if contract.books >= 0 and contract.runs >= 0 and not 1 <= melds <= MAX_MELDS:
+        message = msg(
+            N_("A contract holds %(low)s to %(high)s books and runs."), low=1, high=MAX_MELDS
+        )
+        _add(errors, where, message)
+        return
+    for field, problem in contract_problems(rules, contract, stored):
+        _add(errors, f"{where}.{field}" if field else where, problem)
 
 
 def _check_reach(rules: RuleSet, path: str, spec: RoundSpec, errors: Errors) -> None:
@@ -147,52 +135,62 @@ def _round_cap(rules: RuleSet, spec: RoundSpec) -> int | None:
     return min(known) if known else None
 
 
-def _table_sizes(rules: RuleSet) -> range:
-    """Player counts the table allows, clipped to the limits so a bad bound is reported once."""
-    return range(max(rules.min_players, MIN_PLAYERS), min(rules.max_players, MAX_PLAYERS) + 1)
-
-
-def _check_decks(rules: RuleSet, errors: Errors) -> None:
-    """Every deck rule is sane, and every allowed table size has one."""
+def _check_decks(rules: RuleSet, errors: Errors, stored: bool) -> None:
+    """Every deck rule gives 0 to 4 jokers a deck, and every allowed table size has one."""
     for index, rule in enumerate(rules.decks):
         path = f"decks.{index}"
-        _at_least(errors, f"{path}.decks", rule.decks, 1)
-        _at_least(errors, f"{path}.min_players", rule.min_players, 1)
-        _at_least(errors, f"{path}.max_players", rule.max_players, rule.min_players)
-        # Jokers are linear in players, so the fewest fall at one end of the range.
+        if rule.max_players < rule.min_players:
+            message = msg(
+                N_("Must be at least the minimum, %(minimum)s."), minimum=rule.min_players
+            )
+            _add(errors, f"{path}.max_players", message)
+        # Jokers are linear in players, so the fewest and most fall at the ends of the range.
         for players in (rule.min_players, rule.max_players):
-            if rule.jokers_base + rule.jokers_per_player * players < 0:
-                message = msg(
-                    N_("Gives fewer than 0 jokers for %(players)s players."), players=players
-                )
-                _add(errors, f"{path}.jokers_base", message)
+            problem = _joker_problem(rule, players)
+            if problem is not None:
+                _add(errors, f"{path}.jokers_base", problem)
                 break
-    uncovered = tuple(str(n) for n in _table_sizes(rules) if rules.deck_rule(n) is None)
+    sizes = table_sizes(rules, stored)
+    uncovered = tuple(str(n) for n in sizes if rules.deck_rule(n) is None)
     if uncovered:
         _add(errors, "decks", msg(N_("No deck rule for %(players)s players."), players=uncovered))
 
 
-def _shortfall(rules: RuleSet, deal: int) -> tuple[int, DeckRule] | None:
-    """The largest table whose deal plus the up-card does not fit in its decks, if any."""
-    for players in reversed(_table_sizes(rules)):
-        for rule in rules.decks:
-            fits = players * deal + 1 <= CARDS_PER_DECK * rule.decks + rule.jokers_for(players)
-            if rule.decks >= 1 and rule.min_players <= players <= rule.max_players and not fits:
-                return players, rule
+def _joker_problem(rule: DeckRule, players: int) -> Message | None:
+    """Jokers a deck rule gives for a table size, when outside 0 to 4 a deck."""
+    jokers, most = rule.jokers_base + rule.jokers_per_player * players, JOKERS_PER_DECK * rule.decks
+    if jokers < 0:
+        return msg(N_("Gives fewer than 0 jokers for %(players)s players."), players=players)
+    if jokers > most and rule.decks >= 1:
+        message = N_(
+            "Gives %(jokers)s for %(players)s players; at most %(most)s go with %(decks)s."
+        )
+        return msg(
+            message,
+            jokers=nmsg("%(count)s joker", "%(count)s jokers", jokers),
+            players=players,
+            most=most,
+            decks=nmsg("%(count)s deck", "%(count)s decks", rule.decks),
+        )
     return None
 
 
-def _check_deal_fits(rules: RuleSet, errors: Errors) -> None:
-    """The cards dealt to the most players plus one up-card must be in the decks."""
+def _check_deal_fits(rules: RuleSet, errors: Errors, stored: bool) -> None:
+    """The cards dealt to each table plus one up-card must be in its decks."""
     for path, spec in _all_rounds(rules):
-        short = _shortfall(rules, spec.deal) if spec.deal >= 1 else None
-        if short is not None:
-            _add(errors, f"{path}.deal", _too_few_cards(spec.deal, *short))
+        short = [t for t in tables(rules, stored) if not _fits(rules, spec.deal, t)]
+        if spec.deal >= 1 and short:
+            _add(errors, f"{path}.deal", _too_few_cards(rules, spec.deal, short[-1]))
 
 
-def _too_few_cards(deal: int, players: int, rule: DeckRule) -> Message:
+def _fits(rules: RuleSet, deal: int, table: Table) -> bool:
+    """Whether each player's cards and the up-card are in the table's decks."""
+    return table.players * deal + 1 <= rules.cards_in_play(table.rule, table.players)
+
+
+def _too_few_cards(rules: RuleSet, deal: int, table: Table) -> Message:
     """Say how far a deal overruns the decks, with every number the table needs to fix it."""
-    jokers = rule.jokers_for(players)
+    players, rule = table.players, table.rule
     return msg(
         N_(
             "%(players)s players dealt %(deal)s cards need %(needed)s cards with the "
@@ -202,22 +200,13 @@ def _too_few_cards(deal: int, players: int, rule: DeckRule) -> Message:
         deal=deal,
         needed=players * deal + 1,
         decks=rule.decks,
-        jokers=jokers,
-        available=CARDS_PER_DECK * rule.decks + jokers,
+        jokers=rules.jokers_in_play(rule, players),
+        available=rules.cards_in_play(rule, players),
     )
 
 
-def _check_stakes(rules: RuleSet, errors: Errors) -> None:
-    """Buy caps, penalty cards and the cut bonus are never negative; a wild cap is at least 1."""
-    _at_least(errors, "buys.cap_per_round", rules.buys.cap_per_round, 0)
-    _at_least(errors, "buys.cap_per_game", rules.buys.cap_per_game, 0)
-    _at_least(errors, "buys.penalty_cards", rules.buys.penalty_cards, 0)
-    _at_least(errors, "melds.max_wilds_per_meld", rules.melds.max_wilds_per_meld, 1)
-    _at_least(errors, "scoring.cut_bonus", rules.scoring.cut_bonus, 0)
-
-
 def _check_values(values: dict[str, int], errors: Errors) -> None:
-    """Every rank, joker included, has a value that is a whole number of 0 or more."""
+    """Every rank, joker included, has a whole number for its value, and one is above 0."""
     missing = tuple(code for code in RANK_CODES.values() if code not in values)
     if missing:
         _add(errors, "scoring.values", msg(N_("No value for %(ranks)s."), ranks=missing))
@@ -227,5 +216,6 @@ def _check_values(values: dict[str, int], errors: Errors) -> None:
             _add(errors, path, msg(N_("Not a card rank.")))
         elif isinstance(value, bool) or not isinstance(value, int):
             _add(errors, path, msg(N_("Must be a whole number.")))
-        else:
-            _at_least(errors, path, value, 0)
+    if not any(isinstance(value, int) and value > 0 for value in values.values()):
+        message = msg(N_("Give at least one card a value above 0: hands are scored by them."))
+        _add(errors, "scoring.values", message)

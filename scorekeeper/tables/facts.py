@@ -57,6 +57,7 @@ class RoundRow:
     run_outs: int
     ended_by_stock: bool
     cut_bonus_seat: int | None
+    down_seats: list[int] | None  # read by game_state for a round still being played
     results: list[ResultRow] = field(default_factory=list)
     buys: list[BuyRow] = field(default_factory=list)
 
@@ -151,6 +152,7 @@ def _rounds(mine: Any, games: dict[int, GameRow]) -> dict[int, RoundRow]:
             Round.run_outs,
             Round.ended_by_stock,
             Round.cut_bonus_seat,
+            Round.down_seats,
         )
         .join(Game)
         .where(mine)

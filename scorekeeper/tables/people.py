@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from ..capability_links import new_token
+from ..collation import by_name
 from ..extensions import db
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
-from ..rules.player_names import clean_name, name_key
+from ..rules.player_names import NAME_LENGTH, clean_name, name_key
 
 TABLE_NAME_LENGTH = 60
 
@@ -30,7 +31,7 @@ def create_table(name: str) -> CardTable:
     """Open a new table with fresh links."""
     table = CardTable(
         uid=uuid.uuid4().hex,
-        name=_clean(name, TABLE_NAME_LENGTH, "name"),
+        name=_typed_name(name, "name", TABLE_NAME_LENGTH),
         edit_token=new_token(),
         view_token=new_token(),
     )
@@ -40,10 +41,9 @@ def create_table(name: str) -> CardTable:
 
 
 def people(table: CardTable) -> list[TablePlayer]:
-    """The table's people as they are now: merged spellings left out, by name."""
-    return sorted(
-        (p for p in table.players if p.merged_into_id is None), key=lambda p: p.name.casefold()
-    )
+    """The table's people as they are now: merged spellings left out, by name in the table's
+    language."""
+    return by_name((p for p in table.players if p.merged_into_id is None), lambda p: p.name)
 
 
 def merged(table: CardTable) -> list[TablePlayer]:
@@ -76,7 +76,7 @@ def seat_people(table: CardTable, names: list[str]) -> list[TablePlayer]:
 
 def rename(table: CardTable, player: TablePlayer, name: str) -> None:
     """Give a person a new name, in every game of the table at once."""
-    name = _person_name(name, "name")
+    name = _typed_name(name, "name")
     _check_free(table, name, but=player)
     player.name = name
     db.session.commit()
@@ -149,7 +149,7 @@ def _games_of(player: TablePlayer) -> set[int]:
 
 def _new_player(table: CardTable, name: str) -> TablePlayer:
     """A person new to the table."""
-    player = TablePlayer(uid=uuid.uuid4().hex, name=_person_name(name, "players"))
+    player = TablePlayer(uid=uuid.uuid4().hex, name=_typed_name(name, "players"))
     table.players.append(player)
     return player
 
@@ -162,19 +162,10 @@ def _check_free(table: CardTable, name: str, but: TablePlayer) -> None:
         )
 
 
-def _person_name(name: str, field: str) -> str:
-    """A person's name cleaned as every player name is (rules/player_names), refused at `field`."""
+def _typed_name(name: str, field: str, length: int = NAME_LENGTH) -> str:
+    """A person's or a table's name cleaned as every player name is (rules/player_names):
+    invisible characters (controls, NUL, direction overrides) refused at `field`."""
     try:
-        return clean_name(name)
+        return clean_name(name, length)
     except RuleError as error:
         raise RuleError(error.message, field=field) from None
-
-
-def _clean(name: str, length: int, field: str) -> str:
-    """A name without surrounding spaces, neither empty nor too long."""
-    name = " ".join(name.split())
-    if not name:
-        raise RuleError(msg(N_("Enter a name.")), field=field)
-    if len(name) > length:
-        raise RuleError(msg(N_("At most %(count)s characters."), count=length), field=field)
-    return name

@@ -129,7 +129,7 @@ def test_a_bad_rule_set_object_is_refused_with_every_field(app: Flask, api: Api)
         (
             {"players": [f"P{n}" for n in range(9)]},
             "players",
-            "May I? is played by 2 to 8 players, not 9.",
+            "At most 8 players sit at one table.",
         ),
         ({"players": []}, "players", "Name the players."),
         ({"players": "Anna, Ben"}, "players", "Must be a list."),
@@ -139,8 +139,9 @@ def test_a_bad_rule_set_object_is_refused_with_every_field(app: Flask, api: Api)
         ({"players": ["Anna", 7]}, "players.1", "Must be text."),
         ({"first_dealer": 4}, "first_dealer", "There is no seat 4 at this table."),
         ({"first_dealer": "0"}, "first_dealer", "Must be a whole number."),
-        ({"decks": 5}, "decks", "May I? is not played with 5 decks by 4."),
-        ({"decks": 10**12}, "decks", "Must be a whole number from 0 to 100000."),
+        ({"decks": 1}, "decks", "May I? is not played with 1 decks by 4."),
+        ({"decks": 5}, "decks", "Must be a whole number from 0 to 4."),
+        ({"decks": 10**12}, "decks", "Must be a whole number from 0 to 4."),
         ({"colour": "red"}, "colour", "Unknown field."),
     ],
 )

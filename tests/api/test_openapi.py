@@ -9,6 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
+from scorekeeper.rules.bounds import NUMBERS
+
 from .conftest import Api, api_routes
 from .documented import problems
 
@@ -139,3 +141,30 @@ def test_a_whole_rule_set_is_documented_with_the_engines_round_count(client: Fla
     schemas = client.get("/api/openapi.json").json["components"]["schemas"]
     for request, field in [("NewGame", "ruleset"), ("SavedRuleSetRequest", "rules")]:
         assert "6 to 12 rounds" in schemas[request]["properties"][field]["description"]
+
+
+def bounds_in(schema: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The lowest and highest a property's schema allows: its value, size or entries."""
+    for kind in (schema, *schema.get("anyOf", ())):
+        if isinstance(kind.get("additionalProperties"), dict):
+            kind = kind["additionalProperties"]
+        for low, high in (("minimum", "maximum"), ("minItems", "maxItems"), (None, "maxLength")):
+            if high in kind:
+                return (kind.get(low, 0) if low else 0), kind[high]
+    return None, None
+
+
+def test_a_rule_set_sent_is_documented_with_every_bound_of_the_engine(
+    client: FlaskClient,
+) -> None:
+    """The bounds of docs/RULES.md 9 (rules/bounds.py) are in the schema of what is sent."""
+    schemas = client.get("/api/openapi.json").json["components"]["schemas"]
+    for (kind, name), bound in NUMBERS.items():
+        setting = schemas[f"{kind.__name__}-Input"]["properties"][name]
+        low, high = bounds_in(setting)
+        assert high == bound.high, (kind.__name__, name, setting)
+        assert low == (bound.low if "maxLength" not in str(setting) else 0), (kind.__name__, name)
+    answered = schemas["RuleSet-Output"]["properties"]["rounds"]  # a stored copy may hold 3
+    assert "maxItems" not in answered
+    players = schemas["NewGame"]["properties"]["players"]
+    assert players["maxItems"] == 8

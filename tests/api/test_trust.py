@@ -62,7 +62,8 @@ def test_the_stock_cannot_end_the_round_before_its_second_run_out(api: Api, run_
     refused = api.end_round(1, None, {"Anna": 20, "Ben": 20, "Carla": 20, "Dev": 30})
     assert assert_problem(refused, 422, "went_out")["errors"]["went_out"] == [
         "The stock ends the round only when it runs out a second time; so far it ran out "
-        f"{run_outs} times this round. Tap “The stock ran out” each time it does."
+        f"{run_outs} {'time' if run_outs == 1 else 'times'} this round. Tap “The stock ran out” "
+        "each time it does."
     ]
     assert api.state()["rounds"] == []
 

@@ -1,4 +1,5 @@
-"""Player names: one player per name in any script and case, invisible names refused, races safe."""
+"""Player names: one player per name in any script and case within a game, each game's own
+spelling kept, invisible names refused, races safe."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
-from scorekeeper.models import Game, Player
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, Seat
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.player_names import clean_name, name_key
 from tests.conftest import LiveGame, at_once
@@ -23,19 +27,44 @@ def form(names: list[str]) -> dict[str, str]:
     return {"ruleset": "may-i", **{f"players-{i}": name for i, name in enumerate(names)}}
 
 
+def seat_names(client: FlaskClient) -> list[list[str]]:
+    """Each game's seat names, oldest game first."""
+    with client.application.app_context():
+        games = db.session.scalars(select(Game).order_by(Game.id))
+        return [[seat.name for seat in game.seats] for game in games]
+
+
 @pytest.mark.parametrize("name", ["Ömer", "Øyvind", "ÇAĞLA", "Straße"])
-def test_a_non_ascii_capital_names_one_player_in_every_game(client: FlaskClient, name: str) -> None:
+def test_each_game_keeps_the_spelling_it_was_started_with(client: FlaskClient, name: str) -> None:
     first = client.post("/games/", data=form([name, "Ben"]))
     again = client.post("/games/", data=form([name.lower(), "Ben"]))
-    api = client.post("/api/v1/games", json={"ruleset": "may-i", "players": [name, "Carla"]})
+    api = client.post(
+        "/api/v1/games", json={"ruleset": "may-i", "players": [name.upper(), "Carla"]}
+    )
     assert (first.status_code, again.status_code, api.status_code) == (303, 303, 201)
     replay = client.post(first.headers["Location"] + "/again")
     assert replay.status_code == 303
-    with client.application.app_context():
-        from scorekeeper.extensions import db
+    assert seat_names(client) == [
+        [name, "Ben"],
+        [name.lower(), "Ben"],
+        [name.upper(), "Carla"],
+        [name, "Ben"],
+    ]
 
-        assert db.session.query(Player).filter_by(name_key=name_key(name)).count() == 1
-        assert db.session.query(Game).count() == 4
+
+def test_a_strangers_spelling_is_never_shown_in_another_game(app: Flask) -> None:
+    """Issue 18.4: typing "Annax" showed the "𝔄𝔫𝔫𝔞x" another browser had typed."""
+    stranger, mine = app.test_client(), app.test_client()
+    theirs = stranger.post("/games/", data=form(["𝔄𝔫𝔫𝔞x", "Ben"])).headers["Location"]
+    ours = mine.post("/games/", data=form(["Annax", "Carla"])).headers["Location"]
+    api = mine.post("/api/v1/games", json={"ruleset": "may-i", "players": ["ANNAX", "Dev"]}).json
+    page = mine.get(ours).get_data(as_text=True)
+    assert "Annax" in page and "𝔄𝔫𝔫𝔞x" not in page
+    assert [p["name"] for p in api["players"]] == ["ANNAX", "Dev"]
+    assert "𝔄𝔫𝔫𝔞x" in stranger.get(theirs).get_data(as_text=True)
+    offered = mine.get("/games/new").get_data(as_text=True)
+    assert "𝔄𝔫𝔫𝔞x" not in offered and '<option value="Annax">' in offered
+    assert seat_names(mine) == [["𝔄𝔫𝔫𝔞x", "Ben"], ["Annax", "Carla"], ["ANNAX", "Dev"]]
 
 
 @pytest.mark.parametrize("bad", ["\u200bBob", "Bob\ufeff", "Bo\u202eb", "B\x00ob", "Bo\u2028b"])
@@ -90,11 +119,11 @@ def test_phones_starting_games_at_once_all_start_one(live_game: LiveGame) -> Non
     assert live_game.count(Game) == PHONES + 1
 
 
-def test_the_same_new_name_from_phones_at_once_makes_one_player(live_game: LiveGame) -> None:
+def test_the_same_new_name_from_phones_at_once_starts_every_game(live_game: LiveGame) -> None:
     calls = [["Zoë", f"Other{i}"] for i in range(PHONES)]
     codes = at_once(lambda names: _start_api(live_game.base, names), calls)
     assert codes == [201] * PHONES
-    assert live_game.count(Player, Player.name_key == "zoë") == 1
+    assert live_game.count(Seat, Seat.player_name == "Zoë") == PHONES
 
 
 def test_starting_games_while_others_write_never_fails(live_game: LiveGame) -> None:

@@ -68,7 +68,7 @@ def buy_row(page: Page, name: str) -> Locator:
 def buy(page: Page, name: str, shows: str) -> None:
     """Tap a player's Buy button and wait for the new count."""
     row = buy_row(page, name)
-    row.get_by_role("button", name="Buy", exact=True).click()
+    row.get_by_role("button", name=f"Buy: {name}", exact=True).click()
     expect(row.get_by_test_id(re.compile(r"buys-\d"))).to_have_text(shows)
 
 
@@ -132,7 +132,7 @@ def test_a_whole_game_of_may_i_at_phone_size(page: Page, artifacts: Path) -> Non
     buy(page, "Ben", "2 buys left (1/3)")
     buy(page, "Ben", "1 buy left (2/3)")
     buy(page, "Ben", "0 buys left (3/3)")
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
         "The limit of 3 buys per round is reached."
     )
@@ -220,7 +220,7 @@ def test_round_screen_fits_a_phone_and_buy_buttons_are_tappable(page: Page) -> N
     start_game(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the round screen scrolls sideways: {width}px wide"
-    buttons = page.locator("#buys").get_by_role("button", name="Buy", exact=True)
+    buttons = page.locator("#buys").get_by_role("button", name=re.compile(r"^Buy: "))
     expect(buttons).to_have_count(4)
     for index in range(4):
         box = buttons.nth(index).bounding_box()

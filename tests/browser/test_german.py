@@ -119,7 +119,7 @@ def buy_row(page: Page, name: str) -> Locator:
 def buy(page: Page, name: str, left: int, used: int) -> None:
     """Tap a player's Kaufen button and wait for the German count ("2 Käufe übrig (1/3)")."""
     row = buy_row(page, name)
-    row.get_by_role("button", name=de("Buy"), exact=True).click()
+    row.get_by_role("button", name=de("Buy: %(name)s") % {"name": name}, exact=True).click()
     count = f"{de_n('%(num)d buy left', left)} ({used}/{used + left})"
     expect(row.get_by_test_id(re.compile(r"buys-\d"))).to_have_text(count)
 
@@ -203,7 +203,7 @@ def test_a_german_table_plays_a_round_in_german(
     for used in (1, 2, 3):
         buy(page, "Bernd", left=3 - used, used=used)
     bernd = buy_row(page, "Bernd")
-    bernd.get_by_role("button", name=de("Buy"), exact=True).click()
+    bernd.get_by_role("button", name=de("Buy: %(name)s") % {"name": "Bernd"}, exact=True).click()
     limit = de_n("The limit of %(count)s buy per round is reached.", 3, "count")
     expect(bernd.get_by_role("alert")).to_have_text(limit)
     expect(bernd.get_by_test_id(re.compile(r"buys-\d"))).to_have_text(

@@ -107,7 +107,7 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     save_round(page, "Round 2 of 8")
     buy(page, "Ben", "2 buys left (1/3)")
     buy(page, "Ben", "1 buy left (2/3)")
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
         "The limit of 5 buys per game is reached."
     )

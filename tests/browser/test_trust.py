@@ -106,7 +106,7 @@ def test_a_refused_buy_keeps_its_reason_through_another_phones_change(
     start_game(page)
     for shows in ("2 buys left (1/3)", "1 buy left (2/3)", "0 buys left (3/3)"):
         buy(page, "Ben", shows)
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     reason = "The limit of 3 buys per round is reached."
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(reason)
     other = open_phone().page
@@ -224,7 +224,7 @@ def test_an_offline_buy_says_not_saved_and_a_retry_records_it_once(
     page = phone.page
     start_game(page)
     phone.context.set_offline(True)
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
     phone.context.set_offline(False)
     page.wait_for_function("navigator.onLine")  # the page knows the network is back
@@ -244,7 +244,7 @@ def test_a_retry_after_an_unclear_failure_records_once(open_phone: Callable[...,
         route.abort("connectionreset")
 
     page.route("**/buys", reached_but_answer_lost, times=1)
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
     buy_row(page, "Ben").get_by_role("button", name="Try again").click()
     expect(page.get_by_text("Not saved")).to_have_count(0)
@@ -263,7 +263,7 @@ def test_another_tap_after_a_lost_answer_is_recorded(open_phone: Callable[..., P
         route.abort("connectionreset")
 
     page.route("**/buys", reached_but_answer_lost, times=1)
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
     # The same form, the same action id: Carla's buy is another tap, not a duplicate.
     buy(page, "Carla", "2 buys left (1/3)")
@@ -297,7 +297,7 @@ def test_a_server_error_says_not_saved_and_keeps_the_tap(open_phone: Callable[..
     page = phone.page
     start_game(page)
     page.route("**/buys", lambda route: route.fulfill(status=500, body="boom"), times=1)
-    buy_row(page, "Ben").get_by_role("button", name="Buy", exact=True).click()
+    buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
         re.compile("^Not saved: the server had a problem.")
     )

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from scorekeeper.rules.presets import CONTRACT_RUMMY_PROPER, SHANGHAI, STANDARD_ROUNDS
+from dataclasses import replace
+
+import pytest
+
+from scorekeeper.rules.messages import VERBATIM
+from scorekeeper.rules.presets import (
+    CONTRACT_RUMMY_PROPER,
+    HOUSE_KEY,
+    MAY_I,
+    SHANGHAI,
+    STANDARD_ROUNDS,
+    own_identity,
+    preset_of,
+)
 from scorekeeper.rules.rules_card import summary
+from scorekeeper.rules.sheet_words import buy_call, set_name
 from scorekeeper.rules.table import contract_message
 from scorekeeper.rules.validation import validate_ruleset
 
@@ -38,3 +52,24 @@ def test_contract_rummy_proper_tells_the_table_to_enter_its_card_values() -> Non
     message = summary(CONTRACT_RUMMY_PROPER)
     assert message is not None
     assert "enter your table's card values in the editor" in message.render()
+
+
+def test_a_custom_set_under_a_presets_key_is_the_tables_own() -> None:
+    six = replace(MAY_I, rounds=MAY_I.rounds[:6])
+    assert own_identity(six).key == HOUSE_KEY and preset_of(six) is None
+    assert own_identity(MAY_I) is MAY_I and preset_of(MAY_I) is MAY_I
+    assert own_identity(replace(six, key="ours")).key == "ours"
+    assert summary(six) is None and summary(MAY_I) is not None
+
+
+@pytest.mark.parametrize("typed", ["%(x)s", "100%", "<b>Ours</b>", "May I?!"])
+def test_a_tables_own_words_are_a_parameter_never_a_template(typed: str) -> None:
+    rules = replace(MAY_I, key=HOUSE_KEY, name=typed, buy_call=typed)
+    for message in (set_name(rules), buy_call(rules)):
+        assert message.template == VERBATIM and message.params == {"text": typed}
+        assert message.render() == typed
+
+
+def test_our_own_words_stay_translatable() -> None:
+    assert set_name(MAY_I).template == "May I?" and buy_call(MAY_I).template == "May I?"
+    assert set_name(replace(MAY_I, key=HOUSE_KEY)).template == VERBATIM

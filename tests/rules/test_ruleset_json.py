@@ -10,8 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules.bounds import (
+    BUY_CALL_LENGTH,
+    MAX_MELDS,
+    MAX_ROUNDS,
+    MIN_ROUNDS,
+    NAME_LENGTH,
+)
 from scorekeeper.rules.errors import RuleSetInvalid
 from scorekeeper.rules.messages import Message
+from scorekeeper.rules.player_names import visible
 from scorekeeper.rules.playing_cards import RANK_CODES
 from scorekeeper.rules.presets import ACES_HIGH, MAY_I, PRESETS, UNLIMITED_BUYS
 from scorekeeper.rules.ruleset import (
@@ -33,7 +41,6 @@ from scorekeeper.rules.ruleset_json import (
     ruleset_to_dict,
     ruleset_to_json,
 )
-from scorekeeper.rules.validation import MAX_ROUNDS, MIN_ROUNDS
 
 PRESET_PARAMS = pytest.mark.parametrize("rules", PRESETS.values(), ids=PRESETS.keys())
 
@@ -84,7 +91,7 @@ def test_changing_the_dict_leaves_the_rule_set_alone() -> None:
 
 
 def test_json_keeps_non_ascii_names_readable() -> None:
-    rules = replace(MAY_I, name="Mäxchens Runde ♠", buy_call="Darf ich?")
+    rules = replace(MAY_I, key="ours", name="Mäxchens Runde ♠", buy_call="Darf ich?")
     text = ruleset_to_json(rules)
     assert "Mäxchens Runde ♠" in text
     assert ruleset_from_json(text) == rules
@@ -257,7 +264,7 @@ def contracts(draw: st.DrawFn) -> Contract:
     book_length = draw(st.integers(3, 4))
     run_length = draw(st.integers(3, 5))
     room = (MAX_DEAL + 1 - books * book_length) // run_length
-    runs = draw(st.integers(0 if books else 1, max(1, min(3, room))))
+    runs = draw(st.integers(0 if books else 1, max(1, min(3, room, MAX_MELDS - books))))
     contract = Contract(books, runs, book_length, run_length)
     return contract if contract.cards_needed <= MAX_DEAL + 1 else Contract(books=1)
 
@@ -267,6 +274,11 @@ def rounds(draw: st.DrawFn) -> RoundSpec:
     contract = draw(contracts())
     deal = draw(st.integers(max(1, contract.cards_needed - 1), MAX_DEAL))
     return RoundSpec(contract, deal, final_discard=draw(st.booleans()), buy_cap=draw(caps))
+
+
+def typed(length: int) -> st.SearchStrategy[str]:
+    """A table's own words: visible characters, not blank, within their bound."""
+    return st.text(min_size=1, max_size=length).filter(lambda text: text.strip() and visible(text))
 
 
 def all_fields(cls: type[Any], **overrides: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -282,9 +294,12 @@ rule_sets = st.builds(
     st.sampled_from(list(PRESETS.values())),
     st.fixed_dictionaries(
         {
-            "key": st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True),
-            "name": st.text(min_size=1).filter(str.strip),
-            "buy_call": st.text(min_size=1).filter(str.strip),
+            # A preset's key is kept only by that preset itself (test_presets).
+            "key": st.from_regex(r"[a-z0-9]{1,9}(-[a-z0-9]{1,9}){0,3}", fullmatch=True).filter(
+                lambda key: key not in PRESETS
+            ),
+            "name": typed(NAME_LENGTH),
+            "buy_call": typed(BUY_CALL_LENGTH),
             "rounds": st.lists(rounds(), min_size=MIN_ROUNDS, max_size=MAX_ROUNDS).map(tuple),
             "buys": all_fields(
                 BuyRules, cap_per_round=caps, cap_per_game=caps, penalty_cards=st.integers(0, 2)
@@ -294,7 +309,7 @@ rule_sets = st.builds(
                 ScoringRules,
                 values=st.fixed_dictionaries(
                     {code: st.integers(0, 100) for code in RANK_CODES.values()}
-                ),
+                ).filter(lambda values: any(values.values())),
                 cut_bonus=st.integers(0, 100),
                 tiebreak=st.sampled_from(TiebreakPolicy),
                 tiebreaker_round=rounds(),

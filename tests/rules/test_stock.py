@@ -81,9 +81,9 @@ def test_the_second_run_out_ends_a_may_i_round_only(
 
 
 def test_the_stock_can_end_a_may_i_round_only_on_its_second_run_out() -> None:
-    for run_outs in (0, 1):
+    for run_outs, said in ((0, "0 times"), (1, "1 time this round")):
         refusal = stock_ending_refusal(MAY_I, run_outs)
-        assert refusal is not None and f"so far it ran out {run_outs} times" in str(refusal)
+        assert refusal is not None and f"so far it ran out {said}" in str(refusal)
     assert stock_ending_refusal(MAY_I, 2) is None
 
 

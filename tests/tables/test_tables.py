@@ -9,7 +9,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, Game, Player, TablePlayer
+from scorekeeper.models import CardTable, Game, Seat, TablePlayer
 from scorekeeper.tables.record import ScoredGames
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
 from tests.web.test_games import text
@@ -79,8 +79,8 @@ def test_a_game_started_at_a_table_seats_its_people(app: Flask, client: FlaskCli
         names = db.session.scalars(select(TablePlayer.name).order_by(TablePlayer.id)).all()
         assert names == ["Anna", "Ben", "Carla"]
         assert set(db.session.scalars(select(Game.table_id))) == {1}
-        # A table's people are not offered to strangers on the public new-game page.
-        assert db.session.scalars(select(Player)).all() == []
+        # A table's games seat its people, never a name of their own.
+        assert db.session.scalars(select(Seat.player_name)).all() == [None] * 5
     form = client.get(f"{url}/games/new").get_data(as_text=True)
     assert '<option value="Anna">' in form and '<option value="Carla">' in form
 

@@ -92,7 +92,10 @@ def test_the_buys_region_is_one_form_with_one_token_of_each_kind(table: Table) -
     take_back = form.button("−", 1)
     assert take_back["formaction"] == f"{table.url}/buys/remove"
     assert take_back["aria-label"] == "Take back a buy of Ben"
-    assert form.button("down", 2)["aria-label"] == "Carla’s contract is down"
+    # a toggle's name says what it marks, not whether it is marked: aria-pressed says that
+    assert form.button("down", 2)["aria-label"] == "Carla: contract down"
+    assert form.button("down", 2)["aria-pressed"] == "false"
+    assert form.button("Buy", 2)["aria-label"] == "Buy: Carla"
     assert all(b["name"] == "seat" and "type" not in b for b in form.buttons)
 
 

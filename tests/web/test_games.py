@@ -619,8 +619,8 @@ def test_shanghai_shows_its_ten_deals(table: Table) -> None:
 
 LIVERPOOL_CUT = {
     "en": "An exact cut is 41 cards (4 × 10 + 1): −50.",
-    "de": "Genau abgehoben sind 41 Karten (4 × 10 + 1): −50.",
-    "nl": "Precies gecoupeerd is 41 kaarten (4 × 10 + 1): −50.",
+    "de": "Genau abgehoben heißt 41 Karten (4 × 10 + 1): −50.",
+    "nl": "Een exacte coupure is 41 kaarten (4 × 10 + 1): −50.",
     "es": "Un corte exacto son 41 cartas (4 × 10 + 1): −50.",
 }
 

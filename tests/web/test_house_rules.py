@@ -77,9 +77,10 @@ def test_an_unknown_start_is_not_found(client: FlaskClient) -> None:
     ("field", "value", "reason"),
     [
         ("rounds.6.deal", "4", "4 cards, one draw and 6 cards from buys cannot make a contract"),
-        ("scoring.values.K", "-5", "Must be at least 0."),
+        ("scoring.values.K", "-5", "Must be a whole number from 0 to 100."),
         ("buys.cap_per_game", "many", "Must be a whole number."),
-        ("rounds.6.deal", "60", "need 481 cards with the up-card"),
+        ("rounds.6.deal", "60", "Deal 1 to 20 cards."),
+        ("rounds.6.deal", "18", "need 109 cards with the up-card"),
         ("name", " ", "A rule set needs a name."),
     ],
 )
@@ -170,7 +171,7 @@ def test_a_game_keeps_the_rules_it_started_with(
 def test_an_invalid_save_changes_nothing(app: Flask, client: FlaskClient) -> None:
     response = client.post("/house-rules/", data=may_i_form(**{"rounds.0.deal": "0"}))
     assert response.status_code == 422
-    assert "Deal at least one card." in response.get_data(as_text=True)
+    assert "Deal 1 to 20 cards." in response.get_data(as_text=True)
     assert count(app, HouseRules) == 0
 
 
@@ -264,7 +265,7 @@ def test_the_editor_and_its_reasons_speak_the_tables_language(
     ).get_data(as_text=True)
     reason = re.search(r'id="error-rounds.0.deal">([^<]*)<', html)
     assert reason is not None
-    assert (reason.group(1) == "Deal at least one card.") == (language == "en")
+    assert (reason.group(1) == "Deal 1 to 20 cards.") == (language == "en")
 
 
 def test_a_played_games_card_opens_its_rules_in_the_editor(

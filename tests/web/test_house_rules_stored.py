@@ -8,7 +8,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.models import HouseRules
+from scorekeeper.models import Game, HouseRules
 from tests.conftest import Table
 from tests.web.test_games import text
 from tests.web.test_house_rules import link_of, may_i_form, saved_rules
@@ -66,3 +66,20 @@ def test_a_game_started_with_a_three_round_set_plays_to_its_end(
     assert "Final standings" in page and "Ben 60" in page
     assert "Round 3" in text(table.page("/sheet"))
     assert "Won by Anna" in text(client.get("/").get_data(as_text=True))
+
+
+def test_a_game_stored_with_an_older_sets_texts_and_values_still_opens_and_plays(
+    app: Flask, client: FlaskClient, table: Table
+) -> None:
+    """Before texts and values had a top, the editor took 80 characters and any value."""
+    table.start(["Anna", "Ben"])
+    call = "Darf ich die Karte haben, liebe Oma, bitte?"  # 43 characters, over today's 30
+    with app.app_context():
+        game = db.session.get_one(Game, int(table.url.split("/")[2]))
+        values = {**game.rules_json["scoring"]["values"], "JK": 150}
+        scoring = {**game.rules_json["scoring"], "values": values}
+        game.rules_json = {**game.rules_json, "buy_call": call, "scoring": scoring}
+        db.session.commit()
+    assert call in text(table.page())
+    assert table.end_round(1, "Anna", {"Ben": "JK JK"}).status_code == 303
+    assert "0 300 300" in text(table.page("/sheet"))  # JK JK at 150 each

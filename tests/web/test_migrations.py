@@ -7,10 +7,12 @@ Every other database test starts from a copy (SQLite) or an emptied run-wide dat
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
 import pytest
+import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
@@ -96,7 +98,7 @@ def test_the_name_key_migration_merges_players_sqlite_kept_apart(
                     text(seat), {"game": game_id, "position": position, "player": player}
                 )
         db.session.commit()
-        upgrade()
+        upgrade(revision="d4a8c1e6f203")  # the last revision with one registry of players
         players = db.session.execute(text("SELECT id, name, name_key FROM player ORDER BY id"))
         assert [tuple(row) for row in players] == [(1, "Ömer", "ömer"), (3, "Ben", "ben")]
         seats = db.session.scalars(text("SELECT player_id FROM seat ORDER BY game_id, position"))
@@ -128,3 +130,61 @@ def test_the_token_migration_gives_each_saved_rule_set_its_own_secret(
         db.session.remove()
         downgrade(revision="base")
         db.engine.dispose()
+
+
+def test_the_seat_name_migration_gives_each_game_the_names_it_was_started_with(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    app = make_app(empty_database_url, str(tmp_path))
+    player = sa_table("player", "id", "name", "name_key", "created_at")
+    game = sa.table(
+        "game", sa.column("id"), sa.column("rules_json", sa.JSON), sa.column("first_dealer"),
+        sa.column("dealer_was_cut"), sa.column("version"), sa.column("edit_token"),
+        sa.column("view_token"), sa.column("created_at"), sa.column("updated_at"),
+    )  # fmt: skip
+    seat = sa_table("seat", "game_id", "position", "player_id")
+    change = sa.table(
+        "change", sa.column("game_id"), sa.column("kind"), sa.column("after", sa.JSON),
+        sa.column("version"), sa.column("created_at"),
+    )  # fmt: skip
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    with app.app_context():
+        upgrade(revision="d4a8c1e6f203")  # one registry: "Annax" found the stranger's "𝔄𝔫𝔫𝔞x"
+        run = db.session.execute
+        run(player.insert(), [
+            {"id": 1, "name": "𝔄𝔫𝔫𝔞x", "name_key": "annax", "created_at": now},
+            {"id": 2, "name": "Ben", "name_key": "ben", "created_at": now},
+        ])  # fmt: skip
+        for game_id, typed in ((1, ["𝔄𝔫𝔫𝔞x", "Ben"]), (2, ["Annax", "ben"]), (3, None)):
+            run(game.insert(), {
+                "id": game_id, "rules_json": {}, "first_dealer": 0, "dealer_was_cut": False,
+                "version": 1, "edit_token": f"e{game_id}", "view_token": f"v{game_id}",
+                "created_at": now, "updated_at": now,
+            })  # fmt: skip
+            run(
+                seat.insert(),
+                [{"game_id": game_id, "position": p, "player_id": p + 1} for p in (0, 1)],
+            )
+            if typed is not None:
+                after = {"players": typed}
+                run(change.insert(), {"game_id": game_id, "kind": "create", "after": after,
+                                      "version": 1, "created_at": now})  # fmt: skip
+        db.session.commit()
+        upgrade()
+        names = text("SELECT player_name FROM seat ORDER BY game_id, position")
+        assert list(db.session.scalars(names)) == ["𝔄𝔫𝔫𝔞x", "Ben", "Annax", "ben", "𝔄𝔫𝔫𝔞x", "Ben"]
+        assert "player" not in tables()
+        db.session.remove()
+        downgrade(revision="d4a8c1e6f203")
+        players = db.session.execute(text("SELECT id, name, name_key FROM player ORDER BY id"))
+        assert [tuple(row)[1:] for row in players] == [("𝔄𝔫𝔫𝔞x", "annax"), ("Ben", "ben")]
+        seated = text("SELECT p.name FROM seat s JOIN player p ON p.id = s.player_id ORDER BY s.id")
+        assert list(db.session.scalars(seated)) == ["𝔄𝔫𝔫𝔞x", "Ben"] * 3
+        db.session.remove()
+        downgrade(revision="base")
+        db.engine.dispose()
+
+
+def sa_table(name: str, *columns: str) -> sa.TableClause:
+    """A table of plain columns, as a migration test writes rows of an older schema."""
+    return sa.table(name, *(sa.column(column) for column in columns))

@@ -19,7 +19,7 @@ TWICE = {
 }
 ROUND_SEVEN = {
     "en": "Round 7: all 13 cards go down at once, which 3 runs of exact length cannot hold",
-    "de": "Runde 7: Alle 13 Karten werden auf einmal ausgelegt, was 3 Sequenzen in genauer Länge",
+    "de": "Runde 7: Alle 13 Karten werden auf einmal ausgelegt, was 3 Folgen in genauer Länge",
     "nl": "Ronde 7: alle 13 kaarten gaan in één keer neer, wat 3 reeksen van precieze lengte",
     "es": "Ronda 7: las 13 cartas se colocan de una vez, y 3 escaleras de longitud exacta",
 }
@@ -31,14 +31,14 @@ COMMON_LIST = {
 }
 CUTTER_ONLY = {
     "en": "Only the player who cut this round can earn the cut bonus.",
-    "de": "Nur wer in dieser Runde abgehoben hat, kann den Abhebe-Bonus bekommen.",
+    "de": "Nur wer in dieser Runde abgehoben hat, kann den Abhebebonus bekommen.",
     "nl": "Alleen wie deze ronde coupeerde, kan de coupurebonus krijgen.",
     "es": "Solo quien cortó en esta ronda puede ganar la bonificación por corte.",
 }
 PROPER = {
     "en": "Contract Rummy proper",
-    "de": "Contract Rummy, das Ursprungsspiel",
-    "nl": "Contract Rummy, het oorspronkelijke spel",
+    "de": "Contract Rummy (Original)",
+    "nl": "Contract Rummy (origineel)",
     "es": "Contract Rummy original",
 }
 

@@ -19,7 +19,7 @@ SAID = {
     "de": (
         "Keine Hand ist 1 wert: Die billigste Karte zählt 2.",
         "Der Talon beendet die Runde erst, wenn er zum zweiten Mal aufgebraucht ist",
-        "Die angetippten Karten ersetzen die eingetippten 20 Punkte.",
+        "Die angetippten Karten ersetzen die eingegebenen 20 Punkte.",
     ),
     "nl": (
         "Geen hand is 1 waard: de goedkoopste kaart telt 2.",

@@ -1,0 +1,168 @@
+"""Every language fits the phone: no button, select option or placeholder is cut at 320 px.
+
+A family of eight with long names plays at a table (a finished May I? game, one in progress with
+a buy and a run-out, a Contract Rummy game of the German sheet), and every screen they meet is
+measured in each of the four languages. Then German, Dutch and Spanish screens are saved at
+390 px in tests/artifacts/ to be looked at.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_record import open_table, start_at_table
+
+pytestmark = pytest.mark.browser
+
+FAMILY = [
+    "Bartholomeus",
+    "Concepción",
+    "Marie-Claire",
+    "Guðmundur",
+    "Anneliese",
+    "Ömer",
+    "Ébo",
+    "Fritz",
+]
+LANGUAGES = ["en", "de", "nl", "es"]
+SMALL_PHONE = {"width": 320, "height": 640}
+PHONE = {"width": 390, "height": 844}
+# What a control's text may use: its inner width (a select's also less its arrow, 20 px).
+MEASURE = """
+() => {
+  document.querySelectorAll("details").forEach((d) => { d.open = true; });
+  const pen = document.createElement("canvas").getContext("2d");
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== "hidden";
+  const room = (el, arrow) => {
+    const s = getComputedStyle(el);
+    return el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - arrow;
+  };
+  const wide = (el, text) => {
+    pen.font = getComputedStyle(el).font;
+    return pen.measureText(text).width;
+  };
+  const cut = [];
+  const check = (el, text, arrow) => {
+    if (wide(el, text) > room(el, arrow) + 1) {
+      cut.push(`"${text}": ${Math.ceil(wide(el, text))} > ${Math.floor(room(el, arrow))}`);
+    }
+  };
+  for (const el of document.querySelectorAll("button, a.button, summary, label.chip, .chip")) {
+    if (shown(el) && el.scrollWidth > el.clientWidth + 1) {
+      cut.push(`"${el.innerText.trim()}": ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
+  for (const select of document.querySelectorAll("select")) {
+    if (shown(select)) [...select.options].forEach((o) => check(select, o.text.trim(), 20));
+  }
+  for (const input of document.querySelectorAll("input[placeholder]")) {
+    if (shown(input)) check(input, input.placeholder, 0);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth) {
+    cut.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px`);
+  }
+  return cut;
+}
+"""
+
+
+def _api_round(page: Page, game_url: str, number: int, out: int, players: int) -> None:
+    """End a round through the JSON API with the game's edit link: `out` went out."""
+    game_id, token = re.findall(r"/g/(\d+)/([^/?]+)", game_url)[0]
+    hands = {str(s): {"points": 5 * (s + 1)} for s in range(players) if s != out}
+    answer = page.request.put(
+        f"/api/v1/games/{game_id}/rounds/{number}",
+        headers={"Authorization": f"Bearer {token}"},
+        data={"went_out": out, "hands": hands},
+    )
+    assert answer.ok, answer.text()
+
+
+def _buy_and_run_out(page: Page, name: str) -> None:
+    """A buy for one player and the stock's first run-out, from the round screen."""
+    page.locator("#buys").get_by_role("button", name=f"Buy: {name}", exact=True).click()
+    expect(page.get_by_role("button", name=f"Take back a buy of {name}")).to_be_visible()
+    page.locator("#stock").get_by_role("button", name="The stock ran out").click()
+    expect(page.locator("#stock .instruction")).to_be_visible()
+
+
+def family_table(page: Page) -> dict[str, str]:
+    """Play the family's games at one table; the URL of each screen, by name."""
+    open_table(page, "Familie Müller-Lüdenscheidt")
+    table = page.url
+    start_at_table(page, FAMILY)
+    finished = page.url
+    for number in range(1, 8):
+        _api_round(page, finished, number, number % len(FAMILY), len(FAMILY))
+    page.goto(table)
+    start_at_table(page, FAMILY)
+    playing = page.url
+    _api_round(page, playing, 1, 2, len(FAMILY))
+    page.goto(playing)
+    _buy_and_run_out(page, "Concepción")
+    page.goto(table)
+    start_at_table(page, FAMILY[:5], ruleset="Contract Rummy")
+    sheet_game = page.url
+    _buy_and_run_out(page, "Marie-Claire")
+    page.goto(table)
+    person = page.locator("#record").get_by_role("link", name="Guðmundur").get_attribute("href")
+    ids = page.locator("#merge-merged option").evaluate_all("(os) => os.map((o) => o.value)")
+    return {
+        "new-game": "/games/new",
+        "table": table,
+        "table-record": f"{table}/record",
+        "table-new-game": f"{table}/games/new",
+        "person": str(person),
+        "merge": f"{table}/merge?merged={ids[0]}&into={ids[1]}",
+        "house-rules-may-i": "/house-rules/new?from=may-i",
+        "house-rules-sheet": "/house-rules/new?from=contract-rummy",
+        "round-screen": playing,
+        "end-of-round": f"{playing}/rounds/2",
+        "sheet": f"{playing}/sheet",
+        "display": f"{playing}/display",
+        "finished-game": finished,
+        "contract-rummy-round": sheet_game,
+        "contract-rummy-end-of-round": f"{sheet_game}/rounds/1",
+    }
+
+
+def speak(page: Page, base_url: str, language: str) -> None:
+    """Choose the language the way the switcher does: its cookie."""
+    page.context.add_cookies([{"name": "lang", "value": language, "url": base_url}])
+
+
+def show(page: Page, url: str) -> None:
+    """Open a screen and wait for what it fetches after loading (the table's record)."""
+    page.goto(url)
+    if page.locator("#record[hx-trigger]").count():
+        expect(page.locator("#record table")).to_be_visible()
+
+
+def test_every_control_fits_a_small_phone_in_every_language(page: Page, live_server: str) -> None:
+    screens = family_table(page)
+    page.set_viewport_size(SMALL_PHONE)
+    cut = []
+    for language in LANGUAGES:
+        speak(page, live_server, language)
+        for name, url in screens.items():
+            show(page, url)
+            cut += [f"{language} {name}: {found}" for found in page.evaluate(MEASURE)]
+    assert not cut, "\n".join(cut)
+
+
+def test_german_dutch_and_spanish_screens_at_390_px(
+    page: Page, live_server: str, artifacts: Path
+) -> None:
+    screens = family_table(page)
+    page.set_viewport_size(PHONE)
+    for language in ["de", "nl", "es"]:
+        speak(page, live_server, language)
+        for name, url in screens.items():
+            show(page, url)
+            expect(page.locator("html")).to_have_attribute("lang", language)
+            page.screenshot(path=artifacts / f"{language}-{name}.png", full_page=True)
