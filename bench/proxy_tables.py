@@ -41,7 +41,7 @@ from client import Client
 from live_load import Baseline, Samples, Scorekeeper, run
 from run import ADMIN_URL, PLAYERS, postgres_reachable, scratch_databases
 
-from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, wait_for
+from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, server
 
 TARGET_MS = 100.0
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -71,16 +71,9 @@ def baseline(url: str) -> Iterator[int]:
     """bench/serve.py's bare app under gunicorn's workers, as `scorekeeper serve` runs ours."""
     port = free_port()
     command = [sys.executable, str(Path(__file__).parent / "serve.py"), "baseline", str(port), url]
-    env = {**os.environ, "BENCH_SERVER": "gunicorn"}
-    process = subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        wait_for(f"http://127.0.0.1:{port}/static-page", process)
+    ready = f"http://127.0.0.1:{port}/static-page"
+    with server(command, ready, quiet=True, BENCH_SERVER="gunicorn"):
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def ours(url: str, prefix: str) -> dict[str, str]:

@@ -107,25 +107,32 @@ def nginx(ports: Sequence[int], folder: Path, ready: str = "/healthz") -> Iterat
 
 
 @contextmanager
-def scorekeeper(
-    environment: Mapping[str, str], *options: str, quiet: bool = False
-) -> Iterator[int]:
-    """One `scorekeeper serve --no-migrate` process on a free port; yields the port.
+def server(command: Sequence[str], ready: str, quiet: bool = False, **env: str) -> Iterator[None]:
+    """A server process, once `ready` (a URL) answers 200; stopped afterwards.
 
     `quiet`: its log goes nowhere (a bench's), else to this process's stderr (a test's).
     """
-    port = free_port()
-    script = Path(sys.executable).parent / "scorekeeper"
-    command = [str(script), "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)]
-    env = {**os.environ, **environment}
     log = subprocess.DEVNULL if quiet else None
-    process = subprocess.Popen([*command, *options], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    environ = {**os.environ, **env}
+    process = subprocess.Popen(command, env=environ, stdout=subprocess.DEVNULL, stderr=log)
     try:
-        wait_for(f"http://127.0.0.1:{port}/healthz", process)
-        yield port
+        wait_for(ready, process)
+        yield
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@contextmanager
+def scorekeeper(
+    environment: Mapping[str, str], *options: str, quiet: bool = False
+) -> Iterator[int]:
+    """One `scorekeeper serve --no-migrate` process on a free port; yields the port."""
+    port = free_port()
+    script = Path(sys.executable).parent / "scorekeeper"
+    command = [str(script), "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)]
+    with server([*command, *options], f"http://127.0.0.1:{port}/healthz", quiet, **environment):
+        yield port
 
 
 def wait_for(url: str, process: subprocess.Popen[Any], seconds: float = 30) -> None:
