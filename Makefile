@@ -3,6 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+comma := ,
+empty :=
+space := $(empty) $(empty)
+# The app alone, with the extras its configured servers need (`make run EXTRAS=postgres,redis`).
+EXTRAS ?= $(if $(filter postgres%,$(SCOREKEEPER_DATABASE_URL) $(DATABASE_URL)),postgres) \
+	$(if $(filter redis%,$(SCOREKEEPER_RATELIMIT_STORAGE_URI)),redis)
+EXTRAS_LIST := $(subst $(space),$(comma),$(strip $(EXTRAS)))
+APP_STAMP := $(VENV)/.installed-app$(if $(EXTRAS_LIST),-$(subst $(comma),-,$(EXTRAS_LIST)))
 FLASK := $(BIN)/flask --app scorekeeper
 TRANSLATIONS := scorekeeper/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
@@ -15,15 +23,24 @@ PORT ?= 8000
 
 .PHONY: install translations extract db run dev check test bench lighthouse clean
 
+# The development install: the app, both extras and the tools `make test` runs (so it
+# holds what `make run` needs too).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
-	touch $(STAMP)
+	touch $(STAMP) $(APP_STAMP)
+
+# What `make run` needs: the app's own dependencies (and EXTRAS), no test tools.
+$(APP_STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".$(if $(EXTRAS_LIST),[$(EXTRAS_LIST)])"
+	touch $(APP_STAMP)
 
 install: $(STAMP)
 
-%.mo: %.po $(STAMP)
+%.mo: %.po $(APP_STAMP)
 	$(BIN)/pybabel compile -i $< -o $@
 
 translations: $(COMPILED)
@@ -39,10 +56,11 @@ extract: install
 	$(BIN)/python tools/english_catalog.py
 	$(BIN)/python tools/sheet_context.py copy
 
-db: install translations
-	$(FLASK) db upgrade
+# Migrate, backing the database up first when a migration is due (scorekeeper/upgrades.py).
+db: $(APP_STAMP) translations
+	$(BIN)/scorekeeper migrate
 
-# waitress, threaded: the production server (`make run PORT=8080 HOST=0.0.0.0`).
+# gunicorn's workers, one per core (waitress on Windows): `make run PORT=8080 HOST=0.0.0.0`.
 run: db
 	$(BIN)/scorekeeper serve --no-migrate --host $(HOST) --port $(PORT)
 
@@ -63,6 +81,7 @@ BENCH_ARGS ?= --profile
 bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/record_pages.py
+	$(BIN)/python bench/proxy_tables.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.
 lighthouse: install translations

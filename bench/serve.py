@@ -1,13 +1,17 @@
-"""Serve one app for the bench with waitress, as `make run` does: scorekeeper or the baseline.
+"""Serve one app for the bench with waitress, as `make run` did: scorekeeper or the baseline.
 
 Run: python bench/serve.py scorekeeper|baseline PORT DATABASE_URL [SOURCE]
 SOURCE is a folder holding another version's `scorekeeper` package (main, for --before).
+With BENCH_SERVER=gunicorn the app is served as `scorekeeper serve` serves ours: gunicorn's
+threaded workers, one per core (bench/proxy_tables.py serves the baseline so).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import waitress
 
@@ -21,7 +25,10 @@ def main() -> None:
         sys.path.insert(0, str(Path(__file__).parent))
         from baseline import create_app as create_baseline
 
-        app = create_baseline(url)
+        app = create_baseline(url)  # makes its tables once, before any worker starts
+
+        def make() -> Any:  # each gunicorn worker its own app and pool, after the fork
+            return create_baseline(url)
     else:
         sys.path.insert(0, sys.argv[4] if len(sys.argv) > 4 else str(Path(__file__).parent.parent))
         from flask_migrate import upgrade
@@ -31,7 +38,16 @@ def main() -> None:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
         with app.app_context():
             upgrade()
+
+        def make() -> Any:
+            return app
+
     print("ready", flush=True)
+    if os.environ.get("BENCH_SERVER") == "gunicorn":
+        from scorekeeper import servers
+
+        servers.serve(make, "127.0.0.1", port, THREADS, servers.cores(), "gunicorn")
+        return
     waitress.serve(app, host="127.0.0.1", port=port, threads=THREADS, _quiet=True)
 
 

@@ -2,34 +2,50 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from flask import Flask
 
-MIGRATIONS = str(Path(__file__).parent / "migrations")
+__version__ = "0.2.0"
+HERE = Path(__file__).parent
 
 
-def create_app(config: dict[str, object] | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints."""
-    app = Flask(
-        __name__,
-        instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../static",
-    )
+def bundled(folder: str) -> str:
+    """templates/ or static/: inside the package when installed, beside it in a checkout."""
+    inside = HERE / folder  # the wheel carries them there (setup.py)
+    return str(inside if inside.is_dir() else HERE.parent / folder)
+
+
+def create_app(config: dict[str, object] | None = None, served_on: Sequence[str] = ()) -> Flask:
+    """Build the app: configuration, extensions, blueprints.
+
+    `served_on`: the host names `scorekeeper serve` listens on, answered besides localhost
+    when no TRUSTED_HOSTS or PUBLIC_URL is set (security.trusted_hosts).
+    """
     from . import config as settings
 
+    app = Flask(
+        __name__,
+        instance_path=settings.data_dir(),
+        instance_relative_config=True,
+        template_folder=bundled("templates"),
+        static_folder=bundled("static"),
+    )
     settings.configure(app, config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 
     from . import (
+        access_log,
         assets,
         database,
         error_pages,
+        health,
         i18n,
         models,  # noqa: F401  (its tables join db.metadata for the migrations)
         pages,
         rate_limits,
+        schema,
         security,
         unchanged_poll,
     )
@@ -37,12 +53,13 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
 
     db.init_app(app)
     database.init_app(app)
-    migrate.init_app(app, db, directory=MIGRATIONS)
+    migrate.init_app(app, db, directory=schema.MIGRATIONS)
     csrf.init_app(app)
     htmx.init_app(app)
     i18n.init_app(app)
     unchanged_poll.init_app(app)  # before security: inside its ProxyFix
-    security.init_app(app)
+    access_log.init_app(app)  # inside ProxyFix: it logs the path with the proxy's prefix
+    security.init_app(app, served_on)
     assets.init_app(app)
     error_pages.init_app(app)
 
@@ -50,6 +67,7 @@ def create_app(config: dict[str, object] | None = None) -> Flask:
 
     pages.init_app(app)
     app.register_blueprint(api_bp)
+    app.register_blueprint(health.bp)
     rate_limits.init_app(app)
     # The API takes changes only as application/json (else 415), which a cross-site form
     # cannot send without a CORS preflight; that protects it in place of a CSRF token.

@@ -1,60 +1,27 @@
-"""The `scorekeeper` console script: `scorekeeper serve [--lan] [--host H] [--port P]`."""
+"""The `scorekeeper` command: serve the app, migrate, back up and restore the whole instance."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import socket
-import struct
+import json
+import logging
 import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import TextIO
 
 import segno
-import waitress
-from flask_migrate import upgrade
+from flask import Flask
 
-from . import create_app
+from . import __version__, create_app, servers, upgrades
+from .config import BadSetting, MissingExtra, environment
+from .database_copies import BackupError
+from .instance_backup import backup, restore
+from .lan import lan_address, served_hosts
 
-SIOCGIFADDR = 0x8915  # Linux ioctl: an interface's IPv4 address
 DEFAULT_PORT = 8000  # 5000 is taken by the system (AirPlay) on many Macs
-THREADS = 8  # waitress worker threads: phones wait on the per-game lock, not on each other
-
-
-def interface_address(name: str) -> str | None:
-    """The IPv4 address of one network interface, asked of the kernel (no packet is sent)."""
-    try:
-        import fcntl  # not on Windows, where the route probe in lan_address answers instead
-    except ImportError:
-        return None
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            packed = fcntl.ioctl(
-                probe.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode())
-            )
-        except OSError:
-            return None
-    return socket.inet_ntoa(packed[20:24])
-
-
-def routed_address() -> str | None:
-    """The address the system would send from to a LAN peer (a UDP connect sends no packet)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, only routed
-        except OSError:
-            return None
-        address: str = probe.getsockname()[0]
-    return None if address.startswith(("127.", "0.")) else address
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, for phones at the table to reach."""
-    names = socket.if_nameindex() if hasattr(socket, "if_nameindex") else []
-    for _index, name in names:
-        address = interface_address(name)
-        if address and not address.startswith("127."):
-            return address
-    return routed_address() or "127.0.0.1"
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def announce(url: str, lan: bool, out: TextIO = sys.stdout) -> None:
@@ -65,26 +32,100 @@ def announce(url: str, lan: bool, out: TextIO = sys.stdout) -> None:
         segno.make(url, error="m").terminal(out=out, compact=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Migrate the database, then serve the app with waitress (on the LAN address with --lan)."""
-    parser = argparse.ArgumentParser(prog="scorekeeper")
-    commands = parser.add_subparsers(dest="command", required=True)
+def _port() -> int:
+    return int(environment("PORT") or DEFAULT_PORT)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The commands and their options; each option's default from its SCOREKEEPER_* variable."""
+    top = argparse.ArgumentParser(prog="scorekeeper")
+    top.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
+    commands = top.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="migrate the database and serve the app")
     serve.add_argument("--lan", action="store_true", help="serve phones on the local network")
-    serve.add_argument("--host", default=os.environ.get("HOST"), help="address to listen on")
-    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT") or DEFAULT_PORT))
-    serve.add_argument("--threads", type=int, default=THREADS, help="worker threads")
+    serve.add_argument("--host", default=environment("HOST"), help="address to listen on")
+    serve.add_argument("--port", type=int, default=_port())
+    serve.add_argument("--server", choices=servers.SERVERS, default=environment("SERVER"))
+    serve.add_argument("--workers", type=int, default=environment("WORKERS"), help="processes")
+    serve.add_argument(
+        "--threads", type=int, default=environment("THREADS") or servers.THREADS, help="per process"
+    )
     serve.add_argument(
         "--no-migrate", action="store_true", help="skip the migration (another process ran it)"
     )
-    args = parser.parse_args(argv)
-    app = create_app()
-    if not args.no_migrate:
-        with app.app_context():
-            upgrade()
+    commands.add_parser("migrate", help="back the database up if a migration is due, migrate")
+    for name, what in (("backup", "write the whole instance to"), ("restore", "restore from")):
+        command = commands.add_parser(name, help=f"{what} FILE (every table, game and link)")
+        command.add_argument("file", type=Path)
+    health = commands.add_parser("health", help="ask a running server's /healthz (exit 1: not ok)")
+    health.add_argument("--url", default=f"http://127.0.0.1:{_port()}/healthz")
+    return top
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Migrate unless told not to, then serve with gunicorn's workers or waitress."""
     host = args.host or (lan_address() if args.lan else "127.0.0.1")
-    announce(f"http://{host}:{args.port}/", args.lan)
+    hosts = served_hosts(host)
+    app = create_app(served_on=hosts)  # in this process first: the secret key is made once
+    if not args.no_migrate:
+        migrated(app)
+    server = args.server or servers.default_server()
+    if server not in servers.SERVERS:
+        print(f"SCOREKEEPER_SERVER is one of {', '.join(servers.SERVERS)}", file=sys.stderr)
+        return 2
+    workers = args.workers or (servers.cores() if server == "gunicorn" else 1)
+    if server == "waitress" and workers > 1:
+        print("waitress serves one process: use --server gunicorn for more", file=sys.stderr)
+        return 2
+    shown = f"[{host}]" if ":" in host else host
+    announce(f"http://{shown}:{args.port}/", args.lan)
     sys.stdout.flush()
-    # waitress: a production WSGI server in pure Python, threaded, on Linux, macOS and Windows.
-    waitress.serve(app, host=host, port=args.port, threads=args.threads, ident="scorekeeper")
+    make = (lambda: app) if server == "waitress" else (lambda: create_app(served_on=hosts))
+    servers.serve(make, host, args.port, args.threads, workers, server)
+    return 0
+
+
+def migrated(app: Flask) -> None:
+    """Run the migrate step, saying where the backup before it went."""
+    saved = upgrades.migrate(app)
+    if saved is not None:
+        print(f"Backed the database up to {saved} before migrating it", file=sys.stderr)
+
+
+def run_health(url: str) -> int:
+    """Print a server's health answer; 0 when it is ok."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            print(answer.read().decode())
+            return 0
+    except urllib.error.HTTPError as answer:
+        print(answer.read().decode())
+    except OSError as error:
+        print(json.dumps({"status": "unreachable", "error": str(error)}))
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command of `scorekeeper`."""
+    try:
+        args = parser().parse_args(argv)
+    except BadSetting as error:
+        print(f"scorekeeper: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, stream=sys.stderr)
+    try:
+        if args.command == "serve":
+            return run_serve(args)
+        if args.command == "health":
+            return run_health(args.url)
+        app = create_app()
+        if args.command == "migrate":
+            migrated(app)
+        elif args.command == "backup":
+            print(f"Backed the instance up to {backup(app, args.file)}")
+        else:
+            print(f"Restored {restore(app, args.file)} from {args.file}")
+    except (MissingExtra, BadSetting, BackupError) as error:
+        print(f"scorekeeper: {error}", file=sys.stderr)
+        return 1 if isinstance(error, BackupError) else 2
     return 0

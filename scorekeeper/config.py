@@ -1,22 +1,89 @@
-"""Configuration: defaults, then instance/config.py, then the environment."""
+"""Configuration: defaults, then instance/config.py, then SCOREKEEPER_* environment variables.
+
+The environment follows Flask's prefixed convention (`app.config.from_prefixed_env`): any
+setting may be given as SCOREKEEPER_<NAME>, its value read as JSON when it parses. The
+settings of SETTINGS are read by their own rule instead (a secret of digits stays text);
+README.md lists them with their defaults, and deploy/.env.sample holds every one.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+from collections.abc import Callable, Mapping
+from importlib.util import find_spec
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from flask import Flask
+from flask import Config, Flask
 
 LANGUAGES = ("en", "de", "nl", "es")
+PREFIX = "SCOREKEEPER_"
 
 
-def database_url(instance_path: str) -> str:
-    """The database URL: SCOREKEEPER_DATABASE_URL, then DATABASE_URL, else SQLite in instance/."""
-    url = os.environ.get("SCOREKEEPER_DATABASE_URL") or os.environ.get("DATABASE_URL")
-    if not url:
-        return f"sqlite:///{Path(instance_path) / 'scorekeeper.db'}"
-    return with_psycopg(url)
+def flag(value: str) -> bool:
+    """A yes/no setting: 0, false, no, off and empty are no."""
+    return value.strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def host_names(value: str) -> list[str]:
+    """Host names, comma-separated (or a JSON list)."""
+    names = json.loads(value) if value.lstrip().startswith("[") else value.split(",")
+    return [str(name).strip() for name in names if str(name).strip()]
+
+
+class Setting(NamedTuple):
+    """One SCOREKEEPER_<name> variable: the config key it sets and how its text is read."""
+
+    name: str
+    key: str | None  # None: read by `scorekeeper serve` or before the app exists
+    read: Callable[[str], object] = str
+
+
+SETTINGS = (
+    Setting("DATA_DIR", None),
+    Setting("DATABASE_URL", "SQLALCHEMY_DATABASE_URI"),
+    Setting("SECRET_KEY", "SECRET_KEY"),
+    Setting("PUBLIC_URL", "PUBLIC_URL"),
+    Setting("TRUSTED_HOSTS", "TRUSTED_HOSTS", host_names),
+    Setting("PROXY_HOPS", "PROXY_HOPS", int),
+    Setting("HTTPS", "SESSION_COOKIE_SECURE", flag),
+    Setting("RATELIMIT_STORAGE_URI", "RATELIMIT_STORAGE_URI"),
+    Setting("RATELIMIT_NEW_GAMES", "RATELIMIT_NEW_GAMES"),
+    Setting("RATELIMIT_LINK_MISSES", "RATELIMIT_LINK_MISSES"),
+    Setting("ACCESS_LOG", "ACCESS_LOG", flag),
+    Setting("BACKUP_DIR", "BACKUP_DIR"),
+    Setting("HOST", None),
+    Setting("PORT", None, int),
+    Setting("SERVER", None),
+    Setting("WORKERS", None, int),
+    Setting("THREADS", None, int),
+)
+# Names kept from before the SCOREKEEPER_ prefix covered everything.
+UNPREFIXED = {"DATABASE_URL": "DATABASE_URL", "HOST": "HOST", "PORT": "PORT"}
+
+
+class BadSetting(ValueError):
+    """A SCOREKEEPER_* variable holds what its setting cannot take."""
+
+
+def environment(name: str, environ: Mapping[str, str] = os.environ) -> Any:
+    """A setting's value from the environment as its Setting reads it; None when unset."""
+    setting = next(s for s in SETTINGS if s.name == name)
+    value = environ.get(PREFIX + name) or environ.get(UNPREFIXED.get(name, ""))
+    if value is None or value == "":
+        return None
+    try:
+        return setting.read(value)
+    except ValueError as error:
+        raise BadSetting(f"{PREFIX}{name}={value!r} is not a setting it takes: {error}") from None
+
+
+def data_dir() -> str | None:
+    """SCOREKEEPER_DATA_DIR as an absolute path (Flask's instance folder), else None."""
+    folder = environment("DATA_DIR")
+    return str(Path(folder).expanduser().resolve()) if folder else None
 
 
 def with_psycopg(url: str) -> str:
@@ -27,63 +94,106 @@ def with_psycopg(url: str) -> str:
     return url
 
 
+def database_url(instance_path: str) -> str:
+    """The database URL: SCOREKEEPER_DATABASE_URL, then DATABASE_URL, else SQLite in instance/."""
+    url = environment("DATABASE_URL")
+    if not url:
+        return f"sqlite:///{Path(instance_path) / 'scorekeeper.db'}"
+    return with_psycopg(url)
+
+
 def secret_key(instance_path: str) -> str:
-    """The secret key from the environment, else one generated once into instance/secret_key."""
-    if key := os.environ.get("SCOREKEEPER_SECRET_KEY"):
-        return key
+    """The secret key generated once into instance/secret_key, by whichever process is first."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(48))
-        path.chmod(0o600)
+        draft = path.with_name(f"secret_key.{os.getpid()}")
+        draft.write_text(secrets.token_urlsafe(48))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)  # atomic: two workers starting at once keep one key
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 
-def _from_environment(app: Flask) -> None:
-    """Deployment settings from SCOREKEEPER_* variables, where instance/config.py left them out."""
-    environ = os.environ
-    if url := environ.get("SCOREKEEPER_PUBLIC_URL"):
-        app.config.setdefault("PUBLIC_URL", url)
-    if (hosts := environ.get("SCOREKEEPER_TRUSTED_HOSTS")) and not app.config["TRUSTED_HOSTS"]:
-        app.config["TRUSTED_HOSTS"] = [host.strip() for host in hosts.split(",") if host.strip()]
-    if hops := environ.get("SCOREKEEPER_PROXY_HOPS"):
-        app.config.setdefault("PROXY_HOPS", int(hops))
-    if storage := environ.get("SCOREKEEPER_RATELIMIT_STORAGE_URI"):
-        app.config.setdefault("RATELIMIT_STORAGE_URI", storage)
-    if environ.get("SCOREKEEPER_HTTPS"):
-        app.config["SESSION_COOKIE_SECURE"] = True
+def _from_environment(config: Config) -> None:
+    """Every SCOREKEEPER_* variable, by Flask's convention and then by SETTINGS' own rules.
+
+    An empty variable counts as unset (deploy/.env.sample leaves some empty to be filled in).
+    """
+    before = dict(config)
+    config.from_prefixed_env(PREFIX.rstrip("_"))
+    for name, value in os.environ.items():
+        key = name.removeprefix(PREFIX)
+        if name.startswith(PREFIX) and value == "" and key in config:
+            if key in before:
+                config[key] = before[key]
+            else:
+                del config[key]
+    for setting in SETTINGS:
+        value = environment(setting.name)
+        if setting.key and value is not None:
+            config[setting.key] = value
+
+
+class MissingExtra(RuntimeError):
+    """A setting names a service whose client library is an extra that is not installed."""
+
+
+def _require_extras(config: Mapping[str, Any]) -> None:
+    """Say which extra to install when a setting needs a library the install left out."""
+    needs = {
+        "postgres": str(config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql")
+        and find_spec("psycopg") is None,
+        "redis": str(config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss"))
+        and find_spec("redis") is None,
+    }
+    for extra, missing in needs.items():
+        if missing:
+            raise MissingExtra(
+                f"The configured {extra} server needs the {extra} extra: "
+                f"pip install 'scorekeeper[{extra}]' (in a checkout: make run EXTRAS={extra})"
+            )
+
+
+DEFAULTS: dict[str, Any] = {
+    # No pre-ping: it costs a round trip on every request. Connections are recycled before
+    # servers and firewalls drop idle ones; one dropped anyway fails one request and is
+    # replaced (SQLAlchemy invalidates the pool on a disconnect).
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300},
+    "BABEL_DEFAULT_LOCALE": "en",
+    "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
+    "LANGUAGES": LANGUAGES,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "WTF_CSRF_TIME_LIMIT": None,  # a game evening outlasts the default hour
+    # Over HTTPS Flask-WTF would also demand a same-site Referer, which our
+    # Referrer-Policy: no-referrer never sends; the token and SameSite cookie suffice.
+    "WTF_CSRF_SSL_STRICT": False,
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_HEADERS_ENABLED": True,
+    # A table starts a few games an evening; a script starting hundreds is refused.
+    "RATELIMIT_NEW_GAMES": "10 per minute; 100 per hour",
+    # Answers that opened no game (wrong, missing or replaced link) per client address:
+    # a phone with an old link retries a few times, a token guesser is stopped.
+    "RATELIMIT_LINK_MISSES": "30 per minute; 300 per hour",
+    "ACCESS_LOG": True,  # one line per request (access_log.py)
+}
 
 
 def configure(app: Flask, overrides: dict[str, object] | None) -> None:
-    """Load defaults, instance/config.py and the environment, then the test overrides."""
-    app.config.from_mapping(
-        # No pre-ping: it costs a round trip on every request. Connections are recycled before
-        # servers and firewalls drop idle ones; one dropped anyway fails one request and is
-        # replaced (SQLAlchemy invalidates the pool on a disconnect).
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_recycle": 300},
-        BABEL_DEFAULT_LOCALE="en",
-        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
-        LANGUAGES=LANGUAGES,
-        SESSION_COOKIE_SAMESITE="Lax",
-        WTF_CSRF_TIME_LIMIT=None,  # a game evening outlasts the default hour
-        # Over HTTPS Flask-WTF would also demand a same-site Referer, which our
-        # Referrer-Policy: no-referrer never sends; the token and SameSite cookie suffice.
-        WTF_CSRF_SSL_STRICT=False,
-        MAX_CONTENT_LENGTH=256 * 1024,
-        RATELIMIT_STORAGE_URI="memory://",
-        RATELIMIT_HEADERS_ENABLED=True,
-        # A table starts a few games an evening; a script starting hundreds is refused.
-        RATELIMIT_NEW_GAMES="10 per minute; 100 per hour",
-        # Answers that opened no game (wrong, missing or replaced link) per client address:
-        # a phone with an old link retries a few times, a token guesser is stopped.
-        RATELIMIT_LINK_MISSES="30 per minute; 300 per hour",
-    )
+    """Load defaults, instance/config.py and the environment, then a test's overrides."""
+    app.config.from_mapping(DEFAULTS)
     if overrides is None:
         app.config.from_pyfile("config.py", silent=True)
-    else:
-        app.config.from_mapping(overrides)
-    _from_environment(app)
+    _from_environment(app.config)
+    app.config.from_mapping(overrides or {})
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
     app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config.setdefault("BACKUP_DIR", str(Path(app.instance_path) / "backups"))
+    _require_extras(app.config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)

@@ -101,6 +101,11 @@ def database_unavailable(error: DBAPIError) -> Response:
 
 def untrusted_host(error: SecurityError) -> Response:
     """A Host outside TRUSTED_HOSTS: no page can be built for it (its URLs would point there)."""
+    current_app.logger.warning(
+        "Refused a request for host %r: set SCOREKEEPER_PUBLIC_URL or SCOREKEEPER_TRUSTED_HOSTS"
+        " if the server is meant to answer it",
+        request.headers.get("Host", "")[:100],
+    )
     return Response("Bad Request: untrusted host\n", status=400, mimetype="text/plain")
 
 

@@ -1,7 +1,9 @@
-"""Security headers, secure cookies behind HTTPS, the public address, and log redaction."""
+"""Security headers, secure cookies behind HTTPS, trusted hosts, the public address, and log
+redaction."""
 
 import logging
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
@@ -62,19 +64,38 @@ class SessionOverHttps(SecureCookieSessionInterface):
 
 
 def public_url(endpoint: str, **values: Any) -> str:
-    """An absolute link to share: SCOREKEEPER_PUBLIC_URL when set, never a client's Host header.
+    """An absolute link to share: on SCOREKEEPER_PUBLIC_URL when set, else on the request's host.
 
-    Without it the request's host is used; set TRUSTED_HOSTS (SCOREKEEPER_TRUSTED_HOSTS) so
-    Flask refuses any other Host, or a crafted Host would make the QR code point elsewhere.
+    PUBLIC_URL is where the app answers, with any path prefix (`https://example.org/scores`);
+    the request's host is used only once Flask has checked it against TRUSTED_HOSTS
+    (trusted_hosts), so a crafted Host never reaches a link or a QR code.
     """
     base = current_app.config.get("PUBLIC_URL")
-    if base:
-        return str(base).rstrip("/") + url_for(endpoint, **values)
-    return url_for(endpoint, _external=True, **values)
+    if not base:
+        return url_for(endpoint, _external=True, **values)
+    path = url_for(endpoint, **values).removeprefix(request.script_root)
+    return str(base).rstrip("/") + path
 
 
-def init_app(app: Flask) -> None:
-    """Register the security headers and keep link tokens out of the request and error logs."""
+# Always answered: the machine itself (its browser, a container's health check).
+LOCAL_HOSTS = ("localhost", "127.0.0.1")
+
+
+def trusted_hosts(config: Mapping[str, Any], served_on: Sequence[str]) -> list[str] | None:
+    """The Host names the app answers: TRUSTED_HOSTS as set, else those it is served on.
+
+    None (any Host) only when PUBLIC_URL is set and TRUSTED_HOSTS is not: then no link is
+    built from the Host header. Any other Host is answered 400 (error_pages.untrusted_host).
+    """
+    given = config.get("TRUSTED_HOSTS")
+    if not given and config.get("PUBLIC_URL"):
+        return None
+    return list(dict.fromkeys([*(given or served_on), *LOCAL_HOSTS]))
+
+
+def init_app(app: Flask, served_on: Sequence[str] = ()) -> None:
+    """Register the security headers, answer only trusted hosts, keep link tokens out of logs."""
+    app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config, served_on)
     app.after_request(add_security_headers)
     app.session_interface = SessionOverHttps()
     app.jinja_env.globals.update(public_url=public_url)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -19,8 +21,13 @@ MIGRATIONS = Path(scorekeeper.__file__).parent / "migrations"
 LOCK_TIMEOUT = "SET lock_timeout = '10s'"
 
 
-def make_app(database_url: str, instance_path: str, **overrides: object) -> Flask:
-    """An app for tests on the given database, CSRF off unless asked for."""
+def make_app(
+    database_url: str, instance_path: str, served_on: Sequence[str] = (), **overrides: object
+) -> Flask:
+    """An app for tests on the given database, CSRF off unless asked for.
+
+    `served_on`: the hosts `scorekeeper serve` would answer besides localhost.
+    """
     config = {
         "TESTING": True,
         "SECRET_KEY": "test-only-secret",
@@ -29,7 +36,7 @@ def make_app(database_url: str, instance_path: str, **overrides: object) -> Flas
         "RATELIMIT_ENABLED": False,  # tests start games fast; tests/attacks turn limits on
         **overrides,
     }
-    app = create_app(config)
+    app = create_app(config, served_on)
     app.instance_path = instance_path
     return app
 
@@ -39,6 +46,20 @@ def close(app: Flask) -> None:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@contextmanager
+def apps(database_url: str, instance_path: str) -> Iterator[Callable[..., Flask]]:
+    """Makes apps on the database as make_app does; closes their connections afterwards."""
+    made: list[Flask] = []
+
+    def make(served_on: Sequence[str] = (), **overrides: object) -> Flask:
+        made.append(make_app(database_url, instance_path, served_on, **overrides))
+        return made[-1]
+
+    yield make
+    for app in made:
+        close(app)
 
 
 def migrate(database_url: str, instance_path: str, revision: str = "head") -> None:

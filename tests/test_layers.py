@@ -30,7 +30,10 @@ PAGES, API, APP = Layer("pages", 3), Layer("api", 3), Layer("app", 4)
 LAYERS = {
     "rules": RULES,
     **dict.fromkeys(
-        ["extensions", "config", "database", "models", "i18n", "collation", "recent"],
+        [
+            *("extensions", "config", "database", "models", "i18n", "collation", "recent"),
+            *("schema", "database_copies", "instance_backup", "upgrades"),
+        ],
         INFRASTRUCTURE,
     ),
     "migrations": INFRASTRUCTURE,
@@ -40,7 +43,10 @@ LAYERS = {
     "pages": PAGES,
     "api": API,
     **dict.fromkeys(
-        ["__init__", "cli", "security", "error_pages", "assets", "rate_limits", "unchanged_poll"],
+        [
+            *("__init__", "cli", "security", "error_pages", "assets", "rate_limits"),
+            *("unchanged_poll", "access_log", "health", "lan", "servers"),
+        ],
         APP,
     ),
 }

@@ -205,9 +205,8 @@ def import_file() -> Response:
 def share(ruleset_id: int, token: str) -> Response:
     """A link and QR code that carry the whole rule set, so another phone can import it."""
     saved = house_rules.get(ruleset_id, token)
-    link = url_for(".shared", r=encode(saved.rules_json), _external=True)
-    page = "house_rules/share.html"
-    return respond(page, page, saved=saved, link=link)
+    page = "house_rules/share.html"  # it builds the link with public_url, never from Host
+    return respond(page, page, saved=saved, packed=encode(saved.rules_json))
 
 
 @bp.get("/shared")

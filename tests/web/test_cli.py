@@ -14,7 +14,8 @@ from pathlib import Path
 
 import segno
 
-from scorekeeper.cli import announce, interface_address, lan_address
+from scorekeeper.cli import announce
+from scorekeeper.lan import interface_address, lan_address
 from scorekeeper.security import RedactLinks, redact_links
 
 

@@ -48,7 +48,8 @@ def statements(app: Flask) -> Iterator[Sent]:
         engine = db.engine
     # The unchanged poll sends its one statement to the driver, past SQLAlchemy's events.
     poll = app.wsgi_app
-    assert isinstance(poll, UnchangedPoll)
+    while not isinstance(poll, UnchangedPoll):  # inside the access log
+        poll = poll.inner  # type: ignore[attr-defined]
     reader = poll.links_reader()
     fetch = reader.fetch
 

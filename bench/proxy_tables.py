@@ -1,0 +1,216 @@
+"""`make bench`, the proxy recipe: how many live tables two processes behind nginx hold.
+
+Two `scorekeeper serve` processes (gunicorn's workers, one per core each) on one PostgreSQL
+database, rate limits on Redis, behind nginx under /scores/ exactly as tests/hosting/
+test_proxy.py serves them (tools/nginx_proxy.py: deploy/nginx's own files); beside them the
+bare Flask + Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of
+gunicorn's workers behind the same nginx, on its own PostgreSQL database. A live table is 6
+phones, each polling every 2 s on its own keep-alive connection, one of them changing
+something every 15 s (bench/live_load.py). The number of tables doubles until the p99 of
+every request reaches 100 ms (or a request fails), then is halved back towards the limit;
+the figure is the most tables held, and the ratio is ours over the bare stack's.
+
+The two stacks are measured in turn at each step (the order flipped each time), so the
+machine's load, which other work on it moves, falls on both alike.
+
+Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 3200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from client import Client
+from live_load import Baseline, Samples, Scorekeeper, run
+from run import ADMIN_URL, PLAYERS, postgres_reachable, scratch_databases
+
+from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, server
+
+TARGET_MS = 100.0
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@dataclass
+class Step:
+    """One number of tables, and how the requests fared."""
+
+    tables: int
+    samples: Samples
+
+    @property
+    def held(self) -> bool:
+        return self.samples.p99_ms() < TARGET_MS and self.samples.errors == 0
+
+    def row(self, name: str) -> str:
+        late = sorted(self.samples.late)[int(len(self.samples.late) * 0.99)] * 1000
+        return (
+            f"| {name} | {self.tables} | {len(self.samples.seconds)} | "
+            f"{self.samples.p99_ms():.1f} | {self.samples.errors} | {late:.0f} |"
+        )
+
+
+@contextmanager
+def baseline(url: str) -> Iterator[int]:
+    """bench/serve.py's bare app under gunicorn's workers, as `scorekeeper serve` runs ours."""
+    port = free_port()
+    command = [sys.executable, str(Path(__file__).parent / "serve.py"), "baseline", str(port), url]
+    ready = f"http://127.0.0.1:{port}/static-page"
+    with server(command, ready, quiet=True, BENCH_SERVER="gunicorn"):
+        yield port
+
+
+def ours(url: str, prefix: str) -> dict[str, str]:
+    """Our processes' settings: as the recipe, with starting games unlimited for the set-up."""
+    return {
+        "SCOREKEEPER_DATABASE_URL": url,
+        "SCOREKEEPER_SECRET_KEY": "bench-secret",
+        "SCOREKEEPER_PROXY_HOPS": "1",
+        "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
+        "SCOREKEEPER_RATELIMIT_KEY_PREFIX": prefix,
+        "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
+        "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
+        "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
+    }
+
+
+def new_game(port: int) -> str:
+    """A game of eight in round 3 (two rounds played); its round screen behind the proxy."""
+    client = Client(port)
+    body = {"ruleset": "unlimited-buys", "players": PLAYERS, "first_dealer": 0}
+    game = json.loads(client.post_json("/api/v1/games", body).body)
+    game_id, token = game["id"], game["links"]["edit_token"]
+    for number in (1, 2):
+        hands = {str(s): {"points": 10 + s + number} for s in range(8) if s != number}
+        path = f"/api/v1/games/{game_id}/rounds/{number}"
+        assert client.put_json(path, {"went_out": number, "hands": hands}, token).status == 200
+    client.connection.close()
+    return f"/scores/g/{game_id}/{token}"
+
+
+Play = Callable[[int], Samples]
+
+
+def search(plays: dict[str, Play], start: int, most: int) -> dict[str, list[Step]]:
+    """Double the tables until a stack does not hold them, then halve the gap back towards its
+    limit; both stacks step by step in turn, the order flipped each step, so a change in the
+    machine's load falls on both."""
+    steps: dict[str, list[Step]] = {name: [] for name in plays}
+
+    def step(names: list[str], tables: dict[str, int], turn: int) -> None:
+        for name in names if turn % 2 == 0 else names[::-1]:
+            steps[name].append(Step(tables[name], plays[name](tables[name])))
+            print(steps[name][-1].row(name), flush=True)
+
+    tables, turn = start, 0
+    while tables <= most:
+        going = [name for name, done in steps.items() if not done or done[-1].held]
+        if not going:
+            break
+        step(going, dict.fromkeys(going, tables), turn)
+        tables, turn = tables * 2, turn + 1
+    for _ in range(2):
+        middles = {name: middle for name in plays if (middle := _middle(steps[name]))}
+        if middles:
+            step(list(middles), middles, turn)
+            turn += 1
+    return steps
+
+
+def _middle(steps: list[Step]) -> int | None:
+    """Halfway between the most tables held and the fewest not held, if worth a step."""
+    low = max((s.tables for s in steps if s.held), default=0)
+    high = min((s.tables for s in steps if not s.held), default=0)
+    return (low + high) // 2 if high - low > max(2, low // 8) else None
+
+
+def most_held(steps: list[Step]) -> int:
+    """The most tables a stack held."""
+    return max((s.tables for s in steps if s.held), default=0)
+
+
+def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dict[str, list[Step]]:
+    """Both stacks behind their nginx at once, measured in turn."""
+    settings = ours(urls["ours"], f"bench-{uuid.uuid4().hex}")
+    migrated = subprocess.run(
+        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
+        env={**os.environ, **settings}, capture_output=True, check=False,
+    )  # fmt: skip
+    assert migrated.returncode == 0, migrated.stderr
+    with ExitStack() as stack:
+        ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
+        proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
+        bare_ports = [stack.enter_context(baseline(urls["bare"])) for _ in range(2)]
+        bare = stack.enter_context(nginx(bare_ports, folder / "bare", "/static-page"))
+        bare_proxy = urlsplit(bare).port or 0
+        pages: list[str] = []
+
+        def play_ours(tables: int) -> Samples:
+            with ThreadPoolExecutor(8) as pool:
+                more = [ports[i % 2] for i in range(tables - len(pages))]
+                pages.extend(pool.map(new_game, more))
+            return asyncio.run(run(Scorekeeper(), pages[:tables], proxy, 5, args.seconds))
+
+        def play_bare(tables: int) -> Samples:
+            return asyncio.run(run(Baseline(), ["/scores"] * tables, bare_proxy, 5, args.seconds))
+
+        return search({"Scorekeeper": play_ours, "bare stack": play_bare}, args.start, args.most)
+
+
+def ready(args: argparse.Namespace) -> str | None:
+    """Why the bench cannot run here, or None."""
+    if find_nginx() is None:
+        return "nginx is not installed (apt-get install nginx)"
+    if not postgres_reachable(args.postgres_url):
+        return "PostgreSQL is not reachable"
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.ConnectionError:
+        return f"Redis is not reachable at {REDIS_URL}"
+    return None
+
+
+def main() -> None:
+    """Find the live tables each stack holds behind the proxy; print the table for the docs."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--start", type=int, default=25, help="tables in the first step")
+    parser.add_argument("--seconds", type=float, default=15, help="measured per step")
+    parser.add_argument("--most", type=int, default=3200)
+    parser.add_argument("--postgres-url", default=ADMIN_URL)
+    args = parser.parse_args()
+    if reason := ready(args):
+        print(f"proxy bench skipped: {reason}")
+        return
+    print(f"proxy bench: live tables behind nginx, two processes each; load {os.getloadavg()}")
+    print("\n| stack | tables | requests | p99 ms | errors | client late p99 ms |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    with (
+        scratch_databases("postgresql", ["ours", "bare"], args.postgres_url) as urls,
+        tempfile.TemporaryDirectory(prefix="proxy-bench-") as folder,
+    ):
+        results = measure(args, urls, Path(folder))
+    held = {name: most_held(steps) for name, steps in results.items()}
+    ours_held, bare_held = held["Scorekeeper"], held["bare stack"]
+    ratio = ours_held / bare_held if bare_held else float("nan")
+    print(f"\nLive tables held with p99 < {TARGET_MS:.0f} ms: Scorekeeper {ours_held}, "
+          f"bare stack {bare_held}, ratio {ratio:.2f}×; load {os.getloadavg()}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

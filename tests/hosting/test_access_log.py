@@ -1,0 +1,108 @@
+"""The access log: one line per request (method, path with link tokens hidden, status, time),
+the unchanged poll answered before Flask included; nothing a link's token in it."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import CardTable, Game, HouseRules
+from scorekeeper.rules.presets import MAY_I
+from scorekeeper.rules.ruleset_json import ruleset_to_dict
+from tests.conftest import Table
+from tests.tables.helpers import open_table
+
+App = Callable[..., Flask]
+LINE = re.compile(r"^(GET|POST|PUT) (/\S*) (\d{3}) \d+\.\d ms$")
+
+
+def lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The access log's lines so far."""
+    return [r.getMessage() for r in caplog.records if r.name == "scorekeeper.access"]
+
+
+def test_each_request_gets_one_line_when_its_answer_is_sent(
+    app_from: App, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = app_from().test_client()
+    with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
+        answer = client.get("/games/new")
+        assert lines(caplog) == []  # the answer is not sent yet
+        answer.close()
+        client.get("/no/such/page").close()
+    [first, missing] = lines(caplog)
+    assert LINE.match(first) and first.startswith("GET /games/new 200 ")
+    assert missing.startswith("GET /no/such/page 404 ")
+
+
+def tokens(app: Flask) -> list[str]:
+    """Every link token the instance holds."""
+    with app.app_context():
+        found = [
+            *db.session.scalars(select(Game.edit_token)),
+            *db.session.scalars(select(Game.view_token)),
+            *db.session.scalars(select(CardTable.edit_token)),
+            *db.session.scalars(select(CardTable.view_token)),
+            *db.session.scalars(select(HouseRules.token)),
+        ]
+        db.session.remove()
+    return found
+
+
+class Served(FlaskClient):
+    """A test client that closes every answer at once, as a server does once it is sent."""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
+
+
+def test_no_link_token_ever_reaches_the_log(
+    app_from: App, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = app_from()
+    app.test_client_class = Served
+    client = app.test_client()
+    with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
+        table = Table(client)
+        url = table.start(["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"])
+        for path in ("", "/sheet", "/share", "/display", "/version?v=0&on=round"):
+            client.get(url + path).close()
+        table.buy("Concepción").close()
+        client.get(url + "/version?v=1&on=round", headers={"HX-Request": "true"}).close()
+        table_url = open_table(client)
+        client.get(table_url + "/record").close()
+        body = {"name": "Ours", "rules": ruleset_to_dict(MAY_I)}
+        saved = client.post("/api/v1/rulesets/saved", json=body).get_json()
+        client.get(f"/house-rules/{saved['id']}/{saved['token']}/edit").close()
+    logged = "\n".join(lines(caplog))
+    assert len(lines(caplog)) == 12 and all(LINE.match(line) for line in lines(caplog))
+    secrets = tokens(app)
+    assert len(secrets) == 5 and not [t for t in secrets if t in logged]
+    assert "GET /g/1/…/sheet 200" in logged and "GET /t/1/…/record 200" in logged
+    assert "/house-rules/1/…/edit 200" in logged
+    assert "GET /g/1/…/version 200" in logged  # the unchanged poll, answered before Flask
+
+
+def test_a_path_cannot_forge_a_line(app_from: App, caplog: pytest.LogCaptureFixture) -> None:
+    client = app_from().test_client()
+    with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
+        client.get("/x%0AGET /admin 200 1.0 ms%1b[31m").close()
+    [line] = lines(caplog)
+    assert "\n" not in line and "\x1b" not in line
+    assert line.startswith("GET /x%0AGET%20/admin%20200%201.0%20ms%1B%5B31m 404 ")
+
+
+def test_the_proxys_prefix_is_in_the_line(app_from: App, caplog: pytest.LogCaptureFixture) -> None:
+    client = app_from(PROXY_HOPS=1).test_client()
+    with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
+        client.get("/games/new", headers={"X-Forwarded-Prefix": "/scores"}).close()
+    assert lines(caplog)[0].startswith("GET /scores/games/new 200 ")

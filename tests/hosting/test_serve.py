@@ -1,0 +1,149 @@
+"""`scorekeeper serve`: gunicorn's workers (one per core by default) or waitress, with the same
+options; the access log on stderr; `--version` and `health`; a missing extra said plainly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import __version__, config, create_app, servers
+from scorekeeper.config import MissingExtra
+from tests.hosting.test_instance_backup import SCRIPT
+from tools.nginx_proxy import free_port, wait_for
+
+
+@dataclass
+class Served:
+    """A `scorekeeper serve` process, its port, and what it wrote to stderr once stopped."""
+
+    port: int
+    process: subprocess.Popen[str]
+    stderr: str = ""
+
+
+@contextmanager
+def serving(tmp_path: Path, *options: str, **settings: str) -> Iterator[Served]:
+    """`scorekeeper serve` on a fresh SQLite instance."""
+    port = free_port()
+    env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(tmp_path), **settings}
+    command = [str(SCRIPT), "serve", "--host", "127.0.0.1", "--port", str(port), *options]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    served = Served(port, process)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", process)
+        yield served
+    finally:
+        process.terminate()
+        served.stderr = process.communicate(timeout=30)[1]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is pid (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def status(url: str, host: str | None = None) -> int:
+    request = urllib.request.Request(url, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as answer:
+        return int(answer.code)
+
+
+def test_version() -> None:
+    done = subprocess.run([str(SCRIPT), "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"scorekeeper {__version__}"
+
+
+def test_gunicorn_serves_one_worker_per_core_by_default() -> None:
+    assert servers.default_server() == "gunicorn"  # Linux, as CI
+    options = servers.gunicorn_options("127.0.0.1", 8000, 8, servers.cores())
+    assert options["workers"] == len(os.sched_getaffinity(0))
+    assert options["threads"] == 8 and options["worker_class"] == "gthread"
+
+
+def test_gunicorn_runs_the_workers_asked_for_and_logs_each_request(tmp_path: Path) -> None:
+    with serving(tmp_path, "--workers", "3") as served:
+        assert status(f"http://127.0.0.1:{served.port}/games/new") == 200
+        assert status(f"http://127.0.0.1:{served.port}/", host="evil.example") == 400
+        assert len(children(served.process.pid)) == 3
+    logged = served.stderr
+    assert "scorekeeper.access: GET /games/new 200 " in logged
+    assert "scorekeeper.access: GET / 400 " in logged and "healthz" not in logged
+
+
+def test_waitress_serves_with_the_same_options(tmp_path: Path) -> None:
+    with serving(tmp_path, "--threads", "4", SCOREKEEPER_SERVER="waitress") as served:
+        assert status(f"http://127.0.0.1:{served.port}/games/new") == 200
+        assert children(served.process.pid) == []
+    logged = served.stderr
+    assert "waitress: Serving on" in logged and "GET /games/new 200 " in logged
+
+
+def test_waitress_refuses_more_than_one_process(tmp_path: Path) -> None:
+    env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(tmp_path)}
+    command = [str(SCRIPT), "serve", "--server", "waitress", "--workers", "2", "--no-migrate"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "use --server gunicorn" in done.stderr
+
+
+def test_the_health_command_says_whether_a_server_is_healthy(tmp_path: Path) -> None:
+    with serving(tmp_path) as served:
+        url = f"http://127.0.0.1:{served.port}/healthz"
+        done = subprocess.run([str(SCRIPT), "health", "--url", url], capture_output=True, text=True)
+        assert done.returncode == 0 and '"status":"ok"' in done.stdout
+    done = subprocess.run([str(SCRIPT), "health", "--url", url], capture_output=True, text=True)
+    assert done.returncode == 1 and '"status": "unreachable"' in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "extra"),
+    [
+        ("SQLALCHEMY_DATABASE_URI", "postgresql://u@h/db", "postgres"),
+        ("RATELIMIT_STORAGE_URI", "redis://127.0.0.1:6379/0", "redis"),
+    ],
+)
+def test_a_server_without_its_extra_is_named(
+    monkeypatch: pytest.MonkeyPatch, setting: str, value: str, extra: str
+) -> None:
+    library = {"postgres": "psycopg", "redis": "redis"}[extra]
+    monkeypatch.setattr(config, "find_spec", lambda name: None if name == library else object())
+    with pytest.raises(MissingExtra, match=rf"pip install 'scorekeeper\[{extra}\]'"):
+        create_app({setting: value, "SECRET_KEY": "x"})
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("SCOREKEEPER_WORKERS", "many", "SCOREKEEPER_WORKERS='many' is not a setting it takes"),
+        ("SCOREKEEPER_PROXY_HOPS", "one", "SCOREKEEPER_PROXY_HOPS='one' is not a setting"),
+        ("SCOREKEEPER_SERVER", "apache", "SCOREKEEPER_SERVER is one of gunicorn, waitress"),
+    ],
+)
+def test_a_setting_it_cannot_take_is_named(
+    tmp_path: Path, name: str, value: str, said: str
+) -> None:
+    env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(tmp_path), name: value}
+    command = [str(SCRIPT), "serve", "--no-migrate"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
