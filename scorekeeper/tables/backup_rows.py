@@ -6,7 +6,7 @@ Both are done here while nothing is locked. Under the lock only the ids are fill
 each kind of row is written with one executemany of the ready values; the ids a later kind
 needs are read back in one query (SQLite would run an INSERT … RETURNING one row at a time).
 On SQLite, 2,000 games (106,000 rows) cost 0.5 s of CPU under the lock instead of 0.9 s
-through SQLAlchemy's own executemany (bench/restore.py; docs/restore.md has the figures).
+through SQLAlchemy's own executemany (bench/restore.py; docs/TABLE_RESTORE.md has the figures).
 """
 
 from __future__ import annotations
