@@ -41,6 +41,13 @@ def make_app(
     return app
 
 
+def close(app: Flask) -> None:
+    """Close an app's sessions and database connections (a test's end)."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 @contextmanager
 def apps(database_url: str, instance_path: str) -> Iterator[Callable[..., Flask]]:
     """Makes apps on the database as make_app does; closes their connections afterwards."""
@@ -52,9 +59,7 @@ def apps(database_url: str, instance_path: str) -> Iterator[Callable[..., Flask]
 
     yield make
     for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        close(app)
 
 
 def migrate(database_url: str, instance_path: str, revision: str = "head") -> None:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..games.history import describe
+from ..games.history import ChangeKind, describe
 from ..i18n import translate_text
 from ..models import Change as ChangeRow
 from ..rules.arbiter import BuyRuling
@@ -14,17 +14,6 @@ from ..rules.ruleset import RuleSet
 from .answer_base import Answer, Count, Timestamp
 from .game_answers import Game, iso
 
-ChangeKind = Literal[
-    "create",
-    "buy",
-    "buy_removed",
-    "down",
-    "down_removed",
-    "run_out",
-    "result",
-    "undo",
-    "rotate_link",
-]
 MeldKind = Literal["book", "run"]
 
 

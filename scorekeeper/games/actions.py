@@ -11,7 +11,7 @@ from ..extensions import db
 from ..models import Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
-from ..rules.messages import N_, msg
+from ..rules.messages import N_, Message, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
@@ -39,7 +39,7 @@ def create_game(
     names = clean_names(names)
     lock_writes()
     cut = first_dealer is None
-    table_setup(rules, len(names), 1, first_dealer or 0, decks)  # refuses a bad table first
+    check_table(rules, len(names), first_dealer, decks)  # refuses a bad table first
     dealer = secrets.randbelow(len(names)) if first_dealer is None else first_dealer
     game = Game(
         rules_json=ruleset_to_dict(rules),
@@ -75,6 +75,12 @@ def clean_names(names: Sequence[str]) -> list[str]:
     return cleaned
 
 
+def check_table(rules: RuleSet, players: int, first_dealer: int | None, decks: int | None) -> None:
+    """Refuse a game the rules cannot deal (players, decks, first dealer): new games and a
+    restore's replay (tables/backup_replay) both ask here."""
+    table_setup(rules, players, 1, first_dealer or 0, decks)
+
+
 def record_buy(
     state: GameState,
     seat: int,
@@ -91,7 +97,20 @@ def record_buy(
         return state
     current = _playing(state, seat)
     _check_buys_unchanged(state, current, seat, base_version)
-    refusal = buy_after_stock_refusal(state.rules, current.run_outs) or buy_refusal(
+    refusal = buy_refused(state, current, seat, bought_above)
+    if refusal is not None:
+        raise RuleError(refusal, field="seat")
+    record_ = writes.round_to_change(state)
+    buy_id = writes.add_buy(record_, seat)
+    return writes.commit(state, record_, "buy", action_id, seat=seat, after={"buy_id": buy_id})
+
+
+def buy_refused(
+    state: GameState, current: CurrentRound, seat: int, bought_above: int | None = None
+) -> Message | None:
+    """Why the rules refuse this seat's buy now (the stock, caps, twice in a row, down), if
+    they do; live buys and a restore's replay (tables/backup_replay) both ask here."""
+    return buy_after_stock_refusal(state.rules, current.run_outs) or buy_refusal(
         state.rules,
         current.number,
         seat,
@@ -100,11 +119,6 @@ def record_buy(
         game_buys_used_by_player=_game_buys(state, seat),
         contract_down=seat in current.down,
     )
-    if refusal is not None:
-        raise RuleError(refusal, field="seat")
-    record_ = writes.round_to_change(state)
-    buy_id = writes.add_buy(record_, seat)
-    return writes.commit(state, record_, "buy", action_id, seat=seat, after={"buy_id": buy_id})
 
 
 def remove_buy(

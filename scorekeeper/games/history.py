@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import insert, select, update
 
@@ -11,6 +11,12 @@ from ..extensions import db
 from ..models import Buy, Change, Game, Round, RoundResult, utcnow
 from ..rules.errors import RuleError
 from ..rules.messages import C_, N_, Message, msg
+
+# Every kind of change the history holds; the API and the backup name them with this list.
+ChangeKind = Literal[
+    "create", "buy", "buy_removed", "down", "down_removed", "run_out", "result", "undo",
+    "rotate_link",
+]  # fmt: skip
 
 
 def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:

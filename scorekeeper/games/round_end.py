@@ -24,6 +24,15 @@ MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
 
 
 @dataclass(frozen=True)
+class RoundEnd:
+    """A round's end as the rules accept it: who plays it, each hand scored, the stored facts."""
+
+    seats: tuple[int, ...]
+    results: list[HandResult]
+    facts: dict[str, Any]  # as history.snapshot has it: how it ended and every hand
+
+
+@dataclass(frozen=True)
 class Hand:
     """What a player held at the end of a round: typed points, or cards counted per rank."""
 
@@ -53,18 +62,10 @@ def record_result(
         )
         raise Conflict(message, field="round")
     state = game_state(game)
-    seats = _round_seats(state, number)
-    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
-        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
-    check_cut_bonus(state.rules, cut_bonus_seat, cutter_of(state, number))
-    current = state.current
-    if current and number == current.number and current.ended_by_stock and went_out is not None:
-        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
-    _check_stock_ending(state, number, went_out)
-    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
+    end = checked_end(state, number, went_out, hands, cut_bonus_seat)
     record_ = state.rounds.get(number) or round_record(game, state.current)
     before = history.snapshot(record_)
-    history.restore(record_, _round_end(seats, results, hands, went_out, cut_bonus_seat))
+    history.restore(record_, end.facts)
     check_consistent(game)
     history.record(
         game,
@@ -76,11 +77,32 @@ def record_result(
     )
     db.session.commit()
     limits = limits_for(state, number)
-    warnings = [zero_warning(r) for r in results] + [
+    warnings = [zero_warning(r) for r in end.results] + [
         unusual_total_warning(limits, state.names[seat], r.points)
-        for seat, r in zip(seats, results, strict=True)
+        for seat, r in zip(end.seats, end.results, strict=True)
     ]
     return [w for w in warnings if w is not None]
+
+
+def checked_end(
+    state: GameState,
+    number: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> RoundEnd:
+    """Every rule a round's end must pass, and the facts it stores; live entry and a restore's
+    replay (tables/backup_replay) both check a round here."""
+    seats = _round_seats(state, number)
+    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
+        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
+    check_cut_bonus(state.rules, cut_bonus_seat, cutter_of(state, number))
+    current = state.current
+    if current and number == current.number and current.ended_by_stock and went_out is not None:
+        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
+    _check_stock_ending(state, number, went_out)
+    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
+    return RoundEnd(seats, results, _round_end(seats, results, hands, went_out, cut_bonus_seat))
 
 
 def _check_stock_ending(state: GameState, number: int, went_out: int | None) -> None:

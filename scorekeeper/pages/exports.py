@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, g, render_template, request
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
 from ..games.state import game_state, load_game
-from ..i18n import translate
+from ..i18n import translate, translate_text
+from ..rules.messages import Message
 from ..tables import backup, export, games
 from .house_rule_links import remember, saved_here
 from .links import GAME, protect
@@ -21,6 +22,7 @@ game_bp = Blueprint("game_exports", __name__, url_prefix=GAME)
 protect(game_bp)
 import_bp = Blueprint("imports", __name__)
 BACKUP_LIMIT = 64 * 1024 * 1024  # a table's backup holds every game; other requests keep 256 KiB
+DIFFERENCES_SHOWN = 8  # where a restored file and its table differ, as flashed messages
 
 
 @import_bp.url_value_preprocessor
@@ -79,13 +81,35 @@ def create() -> Response | tuple[str, int]:
         done = backup.import_backup(data, saved_here())
     except backup.BackupRefused as refusal:
         return render_template("tables/import.html", error=translate(refusal.message)), 422
+    flash(_added(done), "info")
+    _flash_differences(done.differences)
+    for saved in done.new_house_rules:  # this browser restored them: it may open them
+        remember(saved)
+    return open_table_in_browser(done.table.id, done.table.edit_token)
+
+
+def _added(done: backup.Imported) -> str:
+    """What a restore added, or that the file was all here already."""
+    if done.added_nothing:
+        return gettext("Everything in this file is already here: nothing was added.")
     added = gettext(
         "New games: %(games)s. New people: %(people)s.",
         games=done.games_added,
         people=done.players_added,
     )
-    added += " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
-    flash(added, "info")
-    for saved in done.new_house_rules:  # this browser restored them: it may open them
-        remember(saved)
-    return open_table_in_browser(done.table.id, done.table.edit_token)
+    return added + " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
+
+
+def _flash_differences(differences: list[Message]) -> None:
+    """Say where the file and the table differ: the first few, then how many more (the
+    messages travel in the session cookie, which holds 4 KB)."""
+    if not differences:
+        return
+    flash(gettext("Where the file and this table differ, the table's facts are kept:"), "warning")
+    for difference in differences[:DIFFERENCES_SHOWN]:
+        flash(translate_text(difference), "warning")
+    more = len(differences) - DIFFERENCES_SHOWN
+    if more > 0:
+        flash(
+            ngettext("… and %(count)s more.", "… and %(count)s more.", more, count=more), "warning"
+        )

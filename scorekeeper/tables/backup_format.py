@@ -1,23 +1,45 @@
 """The JSON backup of a table, declared once: exports write it, imports read it, OpenAPI shows it.
 
-Every stored fact of the table is in it: its links, its people and merges, each game with
-its frozen rule set, seats, rounds, hands, buys and history, and the saved house rule sets its
-start form offers. Database ids are not: people are named by `uid`, games by their edit link,
-house rule sets by name and rules, so the same file imported twice adds nothing.
+Every stored fact of the table is in it: its links and the links it replaced, its people and
+merges, each game with its frozen rule set, seats, rounds, hands, buys, history and replaced
+links, and the saved house rule sets its start form offers. Database ids are not: people are
+named by `uid`, games by their edit link, house rule sets by name and rules, so the same file
+imported twice adds nothing.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+from ..games.history import ChangeKind
+from ..rules.messages import N_, msg
 
 FORMAT = "scorekeeper-table-backup"
 VERSION = 1
 Token = Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
 Count = Field(ge=0, le=2**31 - 1)  # fits the database's integer columns
 Uid = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+# Times every database keeps and gives back: PostgreSQL stores years Python cannot read.
+EARLIEST, LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(3000, 1, 1, tzinfo=UTC)
+OUTSIDE = N_("Must be a time from 1970 to 2999.")
+
+
+def in_range(moment: datetime) -> datetime:
+    """A time in UTC from 1970 to 2999; one without a zone is UTC (SQLite keeps them so)."""
+    try:
+        utc = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:  # its zone moves it before year 1 or past 9999
+        utc = None
+    if utc is None or not EARLIEST <= utc < LATEST:
+        raise PydanticCustomError("scorekeeper", "{message}", {"message": msg(OUTSIDE)})
+    return utc
+
+
+Timestamp = Annotated[datetime, AfterValidator(in_range)]
 
 
 class Part(BaseModel):
@@ -33,8 +55,8 @@ class BackupPlayer(Part):
     uid: str = Uid
     name: str = Field(min_length=1, max_length=40)
     merged_into: str | None = None
-    merged_at: datetime | None = None
-    created_at: datetime
+    merged_at: Timestamp | None = None
+    created_at: Timestamp
 
 
 class BackupResult(Part):
@@ -43,14 +65,14 @@ class BackupResult(Part):
     seat: int = Field(ge=0, le=7)
     went_out: bool
     points: int = Field(ge=0, le=10_000)
-    cards: dict[str, int] | None = None
+    cards: dict[str, int] | None = Field(default=None, max_length=14)  # counts per rank
 
 
 class BackupBuy(Part):
     """One "May I?" buy."""
 
     seat: int = Field(ge=0, le=7)
-    created_at: datetime
+    created_at: Timestamp
 
 
 class BackupRound(Part):
@@ -63,23 +85,31 @@ class BackupRound(Part):
     run_outs: int = Field(ge=0, le=10)
     ended_by_stock: bool
     cut_bonus_seat: int | None = Field(default=None, ge=0, le=7)
-    ended_at: datetime | None = None
-    results: list[BackupResult]
-    buys: list[BackupBuy]
+    ended_at: Timestamp | None = None
+    results: list[BackupResult] = Field(max_length=8)
+    buys: list[BackupBuy] = Field(max_length=1000)
 
 
 class BackupChange(Part):
-    """One entry of a game's history, with what it replaced."""
+    """One entry of a game's history, with what it replaced (its shape per kind is checked
+    on restore, in backup_history)."""
 
     action_id: str | None = Field(default=None, max_length=64)
-    kind: str = Field(max_length=32)
+    kind: ChangeKind
     round_number: int | None = Field(default=None, ge=0, le=1000)
     seat: int | None = Field(default=None, ge=0, le=7)
     before: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
     version: int = Count
-    created_at: datetime
-    undone_at: datetime | None = None
+    created_at: Timestamp
+    undone_at: Timestamp | None = None
+
+
+class BackupRetiredLink(Part):
+    """A link that was replaced: kept so its holder still learns it was replaced (410)."""
+
+    token: str = Token
+    retired_at: Timestamp
 
 
 class BackupGame(Part):
@@ -92,11 +122,13 @@ class BackupGame(Part):
     dealer_was_cut: bool
     decks: int | None = Field(default=None, ge=1, le=8)
     version: int = Count
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
     seats: list[str] = Field(min_length=2, max_length=8)  # the uid of the person at each seat
-    rounds: list[BackupRound]
+    rounds: list[BackupRound] = Field(max_length=100)
     changes: list[BackupChange]
+    # Older files have none: their replaced links answer as unknown ones.
+    retired_links: list[BackupRetiredLink] = Field(default=[], max_length=10_000)
 
 
 class BackupHouseRules(Part):
@@ -104,8 +136,8 @@ class BackupHouseRules(Part):
 
     name: str = Field(min_length=1, max_length=80)
     rules: dict[str, Any]
-    created_at: datetime
-    updated_at: datetime
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class BackupTable(Part):
@@ -115,7 +147,8 @@ class BackupTable(Part):
     name: str = Field(min_length=1, max_length=60)
     edit_token: str = Token
     view_token: str = Token
-    created_at: datetime
+    created_at: Timestamp
+    retired_links: list[BackupRetiredLink] = Field(default=[], max_length=10_000)
 
 
 class Backup(Part):

@@ -7,8 +7,8 @@ import io
 from collections.abc import Iterable, Sequence
 
 from ..games.state import GameState
+from ..models import Round
 from ..rules.scoring import rounds_gone_out
-from ..rules.tiebreak import TiebreakerOutcome
 
 TABLE_COLUMNS = (
     "game",
@@ -35,8 +35,10 @@ def game_csv(state: GameState) -> str:
     """A game's sheet: a row per round with each player's points, then the totals."""
     rows: list[Sequence[object]] = [["round", *state.names]]
     rows += [[number, *o.scores] for number, o in enumerate(state.outcomes, start=1)]
-    for number, outcome in enumerate(state.tiebreakers, start=1):
-        rows.append([f"tiebreaker {number}", *_tiebreak_cells(state.players, outcome)])
+    regular = len(state.rules.rounds)
+    for number in range(1, len(state.tiebreakers) + 1):
+        cells = _tiebreak_cells(state.players, state.rounds[regular + number])
+        rows.append([f"tiebreaker {number}", *cells])
     totals = state.running[-1] if state.running else (0,) * state.players
     rows.append(["total", *totals])
     rows.append(
@@ -70,12 +72,12 @@ def table_csv(states: Iterable[GameState]) -> str:
     return _write(rows)
 
 
-def _tiebreak_cells(players: int, outcome: TiebreakerOutcome) -> list[str]:
-    """A tiebreaker's row: "out" for who went out, else the points each player held."""
+def _tiebreak_cells(players: int, played: Round) -> list[str]:
+    """A tiebreaker's row as the sheet shows it: "out" for who went out, the points each other
+    player of the tie held (also when someone went out), nothing for who did not play it."""
     cells = [""] * players
-    for seat in outcome.seats:
-        held = outcome.hand_points.get(seat)
-        cells[seat] = "out" if outcome.went_out == seat else "" if held is None else str(held)
+    for result in played.results:
+        cells[result.seat] = "out" if result.went_out else str(result.points)
     return cells
 
 

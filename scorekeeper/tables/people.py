@@ -31,13 +31,18 @@ def create_table(name: str) -> CardTable:
     """Open a new table with fresh links."""
     table = CardTable(
         uid=uuid.uuid4().hex,
-        name=_typed_name(name, "name", TABLE_NAME_LENGTH),
+        name=clean_table_name(name),
         edit_token=new_token(),
         view_token=new_token(),
     )
     db.session.add(table)
     db.session.commit()
     return table
+
+
+def clean_table_name(name: str) -> str:
+    """A table's name as kept: the table form's and a restored backup's, refused at "name"."""
+    return _typed_name(name, "name", TABLE_NAME_LENGTH)
 
 
 def people(table: CardTable) -> list[TablePlayer]:

@@ -17,7 +17,22 @@ BEN_WINS = [
     ("Carla", {"Anna": 10, "Ben": 5, "Dan": 40}),
     ("Dan", {"Anna": 5, "Ben": 15, "Carla": 30}),
 ]
-__all__ = ["BEN_WINS", "TIED_GAME", "open_table", "play", "start_at"]
+# Anna and Ben tie on 60 with one round out each: a tiebreaker round decides (Ben goes out).
+TIEBREAKER_GAME: list[tuple[str | None, dict[str, int | str]]] = [
+    ("Anna", {"Ben": 10, "Carla": 50, "Dan": 50}),
+    ("Ben", {"Anna": 10, "Carla": 50, "Dan": 50}),
+    *[("Carla", {"Anna": 10, "Ben": 10, "Dan": 50})] * 5,
+]
+TIEBREAKER_ROUND = {"went_out": "1", "points_0": "7"}  # round 8: Ben out, Anna holds 7
+__all__ = [
+    "BEN_WINS",
+    "TIEBREAKER_GAME",
+    "TIEBREAKER_ROUND",
+    "TIED_GAME",
+    "open_table",
+    "play",
+    "start_at",
+]
 
 
 def open_table(client: FlaskClient, name: str = "Thursday club") -> str:
@@ -27,11 +42,13 @@ def open_table(client: FlaskClient, name: str = "Thursday club") -> str:
     return str(response.headers["Location"])
 
 
-def start_at(client: FlaskClient, table_url: str, players: list[str]) -> Table:
+def start_at(
+    client: FlaskClient, table_url: str, players: list[str], ruleset: str = "may-i"
+) -> Table:
     """Start a game at a table through its form; a Table helper on the new game."""
     data = {f"players-{i}": name for i, name in enumerate(players)}
     response = client.post(
-        f"{table_url}/games", data={"ruleset": "may-i", "first_dealer": "0", **data}
+        f"{table_url}/games", data={"ruleset": ruleset, "first_dealer": "0", **data}
     )
     assert response.status_code == 303, response.get_data(as_text=True)
     game = Table(client)

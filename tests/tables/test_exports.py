@@ -12,9 +12,17 @@ from flask.testing import FlaskClient
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
-from scorekeeper.rules.tiebreak import TiebreakerOutcome
+from scorekeeper.models import Round, RoundResult
 from scorekeeper.tables.export import _tiebreak_cells
-from tests.tables.helpers import BEN_WINS, open_table, play, start_at
+from tests.tables.helpers import (
+    BEN_WINS,
+    TIEBREAKER_GAME,
+    TIEBREAKER_ROUND,
+    open_table,
+    play,
+    start_at,
+)
+from tests.web.test_games import text
 
 
 def rows(body: bytes) -> list[list[str]]:
@@ -100,8 +108,18 @@ def test_the_table_page_and_record_ask_the_same_number_of_queries_for_more_games
     assert len(five) == len(one)
 
 
-def test_a_tiebreakers_row_says_who_went_out_or_what_each_held() -> None:
-    went_out = TiebreakerOutcome(seats=(0, 2), went_out=2)
-    held = TiebreakerOutcome(seats=(0, 2), went_out=None, hand_points={0: 15, 2: 5})
-    assert _tiebreak_cells(3, went_out) == ["", "", "out"]
+def test_a_tiebreakers_row_says_who_went_out_and_what_each_other_player_held() -> None:
+    went_out = Round(results=[RoundResult(seat=0, points=15), RoundResult(seat=2, went_out=True)])
+    held = Round(results=[RoundResult(seat=0, points=15), RoundResult(seat=2, points=5)])
+    assert _tiebreak_cells(3, went_out) == ["15", "", "out"]
     assert _tiebreak_cells(3, held) == ["15", "", "5"]
+
+
+def test_the_game_csv_keeps_the_hand_of_who_lost_the_tiebreaker(client: FlaskClient) -> None:
+    url = open_table(client)
+    game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
+    play(game, TIEBREAKER_GAME)
+    assert client.post(f"{game.url}/rounds/8", data=TIEBREAKER_ROUND).status_code == 303
+    assert "Tiebreaker round 1: Ben went out, Anna 7" in text(game.page("/sheet"))
+    sheet = rows(client.get(f"{game.url}/sheet.csv").get_data())
+    assert ["tiebreaker 1", "7", "out", "", ""] in sheet

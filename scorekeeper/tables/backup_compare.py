@@ -1,0 +1,97 @@
+"""Where a restored file and the table it went into disagree; the table's facts were kept.
+
+A restore never changes a stored fact (RULES.md §10): an older backup does not undo a merge
+made since, redo an undone one, take back a rename or a corrected round. It says what
+differs instead, read after the restore from what is stored.
+"""
+
+from __future__ import annotations
+
+from ..games.history import round_label
+from ..games.state import game_rules
+from ..models import CardTable, Game, TablePlayer
+from ..rules.messages import N_, Message, msg
+from . import games
+from .backup_facts import changes_by_game, game_facts, retired_by_game
+from .backup_format import Backup, BackupGame, BackupPlayer
+
+STARTED = ("rules", "first_dealer", "dealer_was_cut", "decks", "seats", "created_at")
+
+
+def differences(backup: Backup, table: CardTable, present: frozenset[str]) -> list[Message]:
+    """What the file says otherwise than the table, for the table, its people and games."""
+    found = []
+    if backup.table.name != table.name:
+        message = N_("The table is called %(here)s here and %(file)s in the file.")
+        found.append(msg(message, here=table.name, file=backup.table.name))
+    if backup.table.view_token != table.view_token:
+        found.append(msg(N_("The table's view link was replaced here since the backup.")))
+    people = {person.uid: person for person in games.load_people(table)}
+    in_file = {player.uid: player for player in backup.players}
+    for player in backup.players:
+        found += _person(player, people, in_file)
+    return found + _games(backup, table, people, present)
+
+
+def _person(
+    player: BackupPlayer, people: dict[str, TablePlayer], in_file: dict[str, BackupPlayer]
+) -> list[Message]:
+    """How one person of the file differs from them at the table: their name, their merge."""
+    here = people[player.uid]
+    found = []
+    if here.name != player.name:
+        message = N_("%(here)s is called %(file)s in the file.")
+        found.append(msg(message, here=here.name, file=player.name))
+    by_id = {person.id: person for person in people.values()}
+    into_here = by_id[here.merged_into_id] if here.merged_into_id else None
+    into_file = in_file[player.merged_into] if player.merged_into else None
+    if into_here is None and into_file is not None:
+        message = N_("%(name)s counts as %(into)s in the file; here as themselves.")
+        found.append(msg(message, name=here.name, into=into_file.name))
+    elif into_here is not None and into_file is None:
+        message = N_("%(name)s counts as %(into)s here; in the file as themselves.")
+        found.append(msg(message, name=here.name, into=into_here.name))
+    elif into_here is not None and into_file is not None and into_here.uid != into_file.uid:
+        message = N_("%(name)s counts as %(here)s here and as %(file)s in the file.")
+        found.append(msg(message, name=here.name, here=into_here.name, file=into_file.name))
+    return found
+
+
+def _games(
+    backup: Backup, table: CardTable, people: dict[str, TablePlayer], present: frozenset[str]
+) -> list[Message]:
+    """The games the table had already that the file holds otherwise, with what differs."""
+    stored = [s.game for s in games.all_games(table) if s.game.edit_token in present]
+    ids = [game.id for game in stored]
+    history, retired = changes_by_game(ids), retired_by_game(ids)
+    uid_of = {person.id: uid for uid, person in people.items()}
+    here = {g.edit_token: game_facts(g, uid_of, history[g.id], retired[g.id]) for g in stored}
+    by_token = {game.edit_token: game for game in stored}
+    found = []
+    for facts in backup.games:
+        if facts.edit_token in here:
+            parts = _parts(here[facts.edit_token], facts, by_token[facts.edit_token])
+            if parts:
+                message = N_("The game of %(date)s (%(players)s) differs at %(parts)s.")
+                date = facts.created_at.date().isoformat()
+                names = tuple(seat.name for seat in by_token[facts.edit_token].seats)
+                found.append(msg(message, date=date, players=names, parts=parts))
+    return found
+
+
+def _parts(here: BackupGame, file: BackupGame, game: Game) -> tuple[Message, ...]:
+    """Which parts of a game differ: how it began, each round, its history, its links."""
+    parts = []
+    if any(getattr(here, name) != getattr(file, name) for name in STARTED):
+        parts.append(msg(N_("how it began")))
+    rounds_here = {played.number: played for played in here.rounds}
+    rounds_file = {played.number: played for played in file.rounds}
+    regular = len(game_rules(game).rounds)
+    for number in sorted(rounds_here.keys() | rounds_file.keys()):
+        if rounds_here.get(number) != rounds_file.get(number):
+            parts.append(round_label(number, regular))
+    if here.changes != file.changes:
+        parts.append(msg(N_("its history")))
+    if (here.view_token, here.retired_links) != (file.view_token, file.retired_links):
+        parts.append(msg(N_("its links")))
+    return tuple(parts)

@@ -1,0 +1,167 @@
+"""Reading a backup file: JSON of our format and version, each text as the app keeps it, each
+reference inside the file. Refused with the reason and the place; nothing here writes."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Mapping
+
+from pydantic import ValidationError
+
+from ..rules.errors import RuleError
+from ..rules.messages import N_, Message, msg
+from ..rules.player_names import BREAKS, INVISIBLE, clean_name
+from .backup_format import FORMAT, VERSION, Backup, BackupGame
+from .people import clean_table_name
+
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800 to \udfff, as JSON writes them
+
+
+class BackupRefused(Exception):
+    """A file that cannot be imported, with the reason; nothing was changed."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message.render())
+        self.message = message
+
+
+def read_backup(data: bytes) -> Backup:
+    """The file as a Backup whose texts and references the app can keep, else the reason."""
+    backup = _parsed(data)
+    _check_texts(backup)
+    _check_people(backup)
+    for number, game in enumerate(backup.games):
+        _check_game(backup, number, game)
+    tokens = Counter(game.edit_token for game in backup.games)
+    if any(count > 1 for count in tokens.values()):
+        raise BackupRefused(msg(N_("The backup holds one game twice.")))
+    return backup
+
+
+def _parsed(data: bytes) -> Backup:
+    """The file as a Backup of our format and version, else the reason it is not one."""
+    try:
+        raw = json.loads(data)
+        if SURROGATE_ESCAPE.search(data):
+            # A lone surrogate is no text a database or a page can hold: refused anywhere.
+            # Only an escape can make one (raw bytes are decoded strictly): pairs are fine.
+            json.dumps(raw, ensure_ascii=False).encode()
+    except RecursionError:
+        raise BackupRefused(msg(N_("This file is nested too deeply to be a backup."))) from None
+    except UnicodeEncodeError:
+        raise BackupRefused(msg(N_("This file holds text that is not valid Unicode."))) from None
+    except (ValueError, UnicodeDecodeError):
+        raise BackupRefused(msg(N_("This file is not JSON."))) from None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise BackupRefused(msg(N_("This file is not a Scorekeeper table backup.")))
+    if raw.get("version") != VERSION:
+        message = N_("This backup has version %(found)s; this app reads version %(version)s.")
+        raise BackupRefused(msg(message, found=str(raw.get("version"))[:20], version=VERSION))
+    try:
+        return Backup.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        reason = (first.get("ctx") or {}).get("message")
+        if isinstance(reason, Message):
+            raise refused_at(where, reason) from None
+        raise BackupRefused(msg(N_("The backup is broken at %(where)s."), where=where)) from None
+
+
+def refused_at(where: str, reason: Message) -> BackupRefused:
+    """A refusal of one value of the file, with its place and the reason."""
+    return BackupRefused(
+        msg(N_("The backup is refused at %(where)s: %(reason)s"), where=where, reason=reason)
+    )
+
+
+def _check_texts(backup: Backup) -> None:
+    """Names as the app keeps them (clean, visible); no invisible character in a history token."""
+    for number, player in enumerate(backup.players):
+        _kept(f"players.{number}.name", player.name, clean_name)
+    _kept("table.name", backup.table.name, clean_table_name)
+    for number, saved in enumerate(backup.house_rules):
+        _kept(f"house_rules.{number}.name", saved.name, str.strip)
+    for number, game in enumerate(backup.games):
+        for index, change in enumerate(game.changes):
+            if change.action_id is not None and not _visible(change.action_id):
+                where = f"games.{number}.changes.{index}.action_id"
+                raise refused_at(where, msg(N_("Holds an invisible character.")))
+
+
+def _kept(where: str, name: str, clean: Callable[[str], str]) -> None:
+    """Refuse a name the app would not keep as it is: invisible characters, or not clean."""
+    if not _visible(name):
+        raise refused_at(where, msg(N_("Use only visible letters, digits and marks in a name.")))
+    try:
+        cleaned = clean(name)
+    except RuleError as error:
+        raise refused_at(where, error.message) from None
+    if cleaned != name:
+        reason = msg(N_("The app keeps this name as %(name)s."), name=f"“{cleaned}”")
+        raise refused_at(where, reason)
+
+
+def _visible(text: str) -> bool:
+    """No control, format, private-use or unassigned character, no line break (player_names)."""
+    return not any(unicodedata.category(char) in INVISIBLE | BREAKS for char in text)
+
+
+def _check_people(backup: Backup) -> None:
+    """Every person once; a merge names another person of the file, and no merges go round."""
+    uids = Counter(p.uid for p in backup.players)
+    if any(count > 1 for count in uids.values()):
+        raise BackupRefused(msg(N_("The backup names a person twice.")))
+    for number, player in enumerate(backup.players):
+        if player.merged_into is not None and player.merged_into not in uids:
+            raise _broken(f"players.{number}.merged_into")
+    into = {p.uid: p.merged_into for p in backup.players}
+    for number, player in enumerate(backup.players):
+        if person_of(player.uid, into) is None:
+            # As on the table's page, a merge is into someone who is not merged into them.
+            reason = msg(N_("Choose two different people of this table."))
+            raise refused_at(f"players.{number}.merged_into", reason)
+
+
+def person_of(uid: str, into: Mapping[str, str | None]) -> str | None:
+    """Who a person counts as after merges, followed to the end; None if they go round."""
+    seen = {uid}
+    while (next_uid := into.get(uid)) is not None:
+        if next_uid in seen:
+            return None
+        seen.add(next_uid)
+        uid = next_uid
+    return uid
+
+
+def _check_game(backup: Backup, number: int, game: BackupGame) -> None:
+    """A game's seats name people of the file, once each, counting merges; facts name seats."""
+    into = {p.uid: p.merged_into for p in backup.players}
+    if any(uid not in into for uid in game.seats):
+        raise _broken(f"games.{number}.seats")
+    check_one_person_a_seat(f"games.{number}.seats", game.seats, into)
+    seats = len(game.seats)
+    for played in game.rounds:
+        facts = [r.seat for r in played.results] + [b.seat for b in played.buys]
+        if any(seat >= seats for seat in [*facts, played.dealer]):
+            raise _broken(f"games.{number}.rounds.{played.number}")
+    action_ids = Counter(c.action_id for c in game.changes if c.action_id is not None)
+    if any(count > 1 for count in action_ids.values()):
+        twice = N_("The backup holds one change twice, at %(where)s.")
+        raise BackupRefused(msg(twice, where=f"games.{number}.changes"))
+
+
+def check_one_person_a_seat(where: str, seats: list[str], into: Mapping[str, str | None]) -> None:
+    """Refuse a game that seats one person twice, as two spellings merged into one."""
+    persons = [person_of(uid, into) for uid in seats]
+    if len(set(persons)) != len(persons):
+        raise refused_at(where, msg(N_("One person sits at two seats (counting merges).")))
+
+
+def _broken(where: str) -> BackupRefused:
+    """A refusal for a reference that points nowhere."""
+    message = N_("The backup refers to something it does not hold, at %(where)s.")
+    return BackupRefused(msg(message, where=where))
