@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from text_to_num import text2num  # type: ignore[import-untyped]  # ships no type hints
-
 from .messages import N_, Message
+
+# Number words in a language ("treinta y cinco", "es") → 35, or None: the service passes one
+# (games/spoken_numbers.py, text2num), so the engine itself imports nothing but Python's own.
+NumberWords = Callable[[str, str], int | None]
 
 MAX_TEXT = 500  # a round of eight players said aloud fits in far less
 MAX_DIGITS = 6  # more than any hand is worth; longer digit strings are not points
@@ -68,7 +70,9 @@ def fold(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def read_round(text: str, names: Sequence[str], language: str) -> Reading:
+def read_round(
+    text: str, names: Sequence[str], language: str, number_words: NumberWords
+) -> Reading:
     """Read one line about a round's hands; names[seat] is the player in that seat."""
     if len(text) > MAX_TEXT:
         return Reading(
@@ -78,16 +82,22 @@ def read_round(text: str, names: Sequence[str], language: str) -> Reading:
     language = language if language in LANGUAGES else "en"
     words = [_Word(match.group(), fold(match.group())) for match in WORD.finditer(text)]
     keys = [tuple(WORD.findall(fold(name))) for name in names]
-    return _Reader(words, keys, names, language).read()
+    return _Reader(words, keys, names, language, number_words).read()
 
 
 class _Reader:
     """Walks the words once: a name starts a player's part, the words after it are its value."""
 
     def __init__(
-        self, words: list[_Word], keys: list[tuple[str, ...]], names: Sequence[str], language: str
+        self,
+        words: list[_Word],
+        keys: list[tuple[str, ...]],
+        names: Sequence[str],
+        language: str,
+        number_words: NumberWords,
     ) -> None:
         self.words, self.keys, self.names, self.language = words, keys, names, language
+        self.number_words = number_words
         self.out_words = OUT_WORDS[language] | OUT_WORDS["en"]
         self.fillers = FILLERS[language]
         self.problems: list[Message] = []
@@ -156,8 +166,8 @@ class _Reader:
             word.text.isdecimal()
             or word.key in self.out_words
             or word.key in self.fillers
-            or _number(word.text, self.language) is not None
-            or (bool(before) and _number(_text([*before, word]), self.language) is not None)
+            or self._number(word.text) is not None
+            or (bool(before) and self._number(_text([*before, word])) is not None)
         )
 
     def _hand(self, seat: int, value: list[_Word]) -> SaidHand | None:
@@ -174,9 +184,9 @@ class _Reader:
         # "treinta y cinco", "fünf und dreißig": a connecting word inside belongs to the number.
         start = next(index for index, word in enumerate(value) if word in said)
         end = max(index for index, word in enumerate(value) if word in said) + 1
-        points = _number(_text(value[start:end]), self.language)
+        points = self._number(_text(value[start:end]))
         if points is None:
-            points = _number(_text(said), self.language)
+            points = self._number(_text(said))
         if points is None or points >= 10**MAX_DIGITS:
             self._say(
                 N_("“%(words)s” is not a number of points for %(name)s."),
@@ -186,20 +196,16 @@ class _Reader:
             return None
         return SaidHand(seat, went_out=False, points=points)
 
+    def _number(self, text: str) -> int | None:
+        """The number these words say in the language (never digits: those are read apart)."""
+        if not text or any(char.isdecimal() for char in text):
+            return None
+        value = self.number_words(text, self.language)
+        return value if value is not None and value >= 0 else None
+
     def _say(self, template: str, **params: object) -> None:
         self.problems.append(Message(template, dict(params)))
 
 
 def _text(words: list[_Word]) -> str:
     return " ".join(word.text for word in words)
-
-
-def _number(text: str, language: str) -> int | None:
-    """The number these words say in the language, or None."""
-    if not text or any(char.isdecimal() for char in text):
-        return None
-    try:
-        value = text2num(text, language)
-    except ValueError:
-        return None
-    return value if isinstance(value, int) and value >= 0 else None

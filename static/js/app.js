@@ -14,6 +14,11 @@ document.addEventListener("click", async (event) => {
   button.textContent = button.dataset.copied;
 });
 
+// "Print" buttons (data-print) open the browser's print dialog: a sheet is made for paper.
+document.addEventListener("click", (event) => {
+  if (event.target.closest("button[data-print]")) window.print();
+});
+
 // A link that was replaced answers 410: reload, so the page says so instead of going stale.
 document.addEventListener("htmx:responseError", (event) => {
   if (event.detail.xhr.status === 410 || event.detail.xhr.status === 404) {

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.quick_entry import MAX_TEXT, SaidHand, read_round
+from scorekeeper.games.spoken_numbers import number_words
+from scorekeeper.rules.quick_entry import MAX_TEXT, Reading, SaidHand
+from scorekeeper.rules.quick_entry import read_round as read_with
 
 FAMILY = ["Anna", "Bob", "Carl"]
 LONG = [
@@ -19,7 +21,12 @@ LONG = [
     "Ömer",
 ]
 
-OUT, NONE = "out", None
+OUT = "out"
+
+
+def read_round(text: str, names: list[str], language: str) -> Reading:
+    """Read with text2num's number words, as the end-of-round form does."""
+    return read_with(text, names, language, number_words)
 
 
 def hands(text: str, names: list[str], language: str) -> dict[str, object]:
