@@ -79,6 +79,7 @@ def read_round(
             (),
             (Message(N_("Say the round in at most %(count)d characters."), {"count": MAX_TEXT}),),
         )
+    language = language.replace("-", "_").split("_")[0]  # "es_ES" reads Spanish
     language = language if language in LANGUAGES else "en"
     words = [_Word(match.group(), fold(match.group())) for match in WORD.finditer(text)]
     keys = [tuple(WORD.findall(fold(name))) for name in names]
