@@ -73,8 +73,11 @@ check: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# pytest-xdist: one worker per core (TEST_WORKERS=0 runs the suite in one process);
+# a group (`xdist_group`) stays on one worker. docs/TESTING.md has the figures.
+TEST_WORKERS ?= auto
 test: check translations
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
 BENCH_ARGS ?= --profile

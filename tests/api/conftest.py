@@ -144,15 +144,6 @@ def game_changes(app: Flask) -> set[str]:
     }
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the schemathesis run sent and how often the server failed, for the CI log."""
-    from .test_fuzz import FIGURES
-
-    if FIGURES:
-        figures = ", ".join(f"{name}: {count}" for name, count in sorted(FIGURES.items()))
-        terminalreporter.write_line(f"schemathesis against /api/openapi.json: {figures}")
-
-
 def rule_url(rule: Rule, game_id: int, **values: Any) -> str:
     """A rule's URL about this game (round 1, the view link, unless told otherwise)."""
     given = {**URL_VALUES, "game_id": game_id, **values}

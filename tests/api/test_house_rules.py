@@ -17,6 +17,8 @@ from scorekeeper.rules.ruleset_json import ruleset_to_dict
 
 from .conftest import PLAYERS, Api, assert_problem
 
+pytestmark = pytest.mark.storage
+
 HOUSE = ruleset_to_dict(MAY_I) | {"buys": ruleset_to_dict(MAY_I)["buys"] | {"cap_per_game": 5}}
 
 

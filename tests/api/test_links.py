@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
 
 from .conftest import Api, assert_problem, bearer, buys_of
+
+pytestmark = pytest.mark.storage
 
 REPLACED = "This link was replaced; ask the table for the new one."
 

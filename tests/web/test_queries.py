@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, insert, text
@@ -31,6 +32,8 @@ from tests.conftest import Table
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, PLAYERS
 from tests.web.test_house_rules import form_of
+
+pytestmark = pytest.mark.storage
 
 GAMES = 10_000
 Sent = list[tuple[str, Any]]

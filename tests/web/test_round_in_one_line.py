@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 
 from tests.conftest import Table
 from tests.web.test_sharing import links_of
 
+# Nothing is recorded by a reading: whether the database holds no result is storage's answer.
+pytestmark = pytest.mark.storage
 FAMILY = ["Anneliese", "Bartholomeus", "Concepción", "Marie-Claire"]
 
 
