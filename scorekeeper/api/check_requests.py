@@ -31,18 +31,23 @@ class TallyRequest(Body):
 
 
 class OneMeld(Body):
-    """One book or run, at the lengths of a round's contract when a round is named."""
+    """One book or run, at the lengths of a round's contract when a round is named, from the
+    decks of a table of `players` (or its chosen `decks`)."""
 
     ruleset: RuleSetChoice = MAY_I
+    players: Whole = 4
+    decks: Whole | None = None
     meld: Cards
     kind: MeldKind
     round: Whole | None = None
 
 
 class Laydown(Body):
-    """A laydown checked against a round's contract."""
+    """A laydown checked against a round's contract, from the decks of a table of `players`."""
 
     ruleset: RuleSetChoice = MAY_I
+    players: Whole = 4
+    decks: Whole | None = None
     melds: list[Cards]
     round: Whole
 

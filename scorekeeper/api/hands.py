@@ -12,7 +12,7 @@ from ..rules.messages import N_, Message, msg
 from ..rules.playing_cards import Card
 from ..rules.ruleset import RuleSet
 from ..rules.table import TableSetup, table_setup
-from ..rules.tally import hand_points, points_from_counts
+from ..rules.tally import hand_points, in_play_refusal, points_from_counts
 from .check_requests import Laydown, OneMeld, TallyRequest
 from .fields import MAX_NUMBER
 from .problems import Problem
@@ -98,7 +98,14 @@ def check_meld(rules: RuleSet, kind: str, cards: list[Card], number: int | None)
 
 
 def check_melds(request: OneMeld | Laydown) -> MeldCheck:
-    """Check one book or run, or a laydown against a round's contract."""
+    """Check one book or run, or a laydown against a round's contract, with no card more
+    often than the decks of a table of `players` hold it."""
+    setup = table_setup(request.ruleset, request.players, 1, 0, request.decks)
+    melds = [request.meld] if isinstance(request, OneMeld) else request.melds
+    cards = [card for meld in melds for card in meld]
+    refusal = in_play_refusal(cards, setup.decks, setup.jokers)
+    if refusal is not None:
+        return MeldCheck(False, refusal)
     if isinstance(request, OneMeld):
         return check_meld(request.ruleset, request.kind, request.meld, request.round)
     return check_contract(request.melds, request.ruleset, request.round)

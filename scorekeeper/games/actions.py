@@ -116,7 +116,7 @@ def buy_refused(
         seat,
         current.buys[seat],
         bought_above=bought_above,
-        game_buys_used_by_player=_game_buys(state, seat),
+        game_buys_used_by_player=current.game_buys[seat],
         contract_down=seat in current.down,
     )
 
@@ -246,11 +246,6 @@ def _playing(state: GameState, seat: int | None = None) -> CurrentRound:
     if seat is not None and seat not in state.current.seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="seat")
     return state.current
-
-
-def _game_buys(state: GameState, seat: int) -> int:
-    """Buys a player has made in the whole game."""
-    return sum(state.buys_in(number)[seat] for number in state.rounds)
 
 
 def round_record(game: Game, current: CurrentRound | None) -> Round:

@@ -13,6 +13,8 @@ from ..rules.laydown import (
 )
 from ..rules.messages import N_, msg
 from ..rules.playing_cards import Card, parse_cards
+from ..rules.tally import in_play_refusal
+from .round_end import setup_for
 from .state import GameState
 
 LAYDOWN, RUN = "laydown", "run"
@@ -26,13 +28,18 @@ def read_melds(text: str) -> list[list[Card]]:
 
 
 def check_at_table(state: GameState, kind: str, text: str) -> MeldCheck:
-    """One book or run at this round's lengths, or a laydown against this round's contract."""
+    """One book or run at this round's lengths, or a laydown against this round's contract;
+    no card more often than this table's decks hold it, as the tally counts (RULES.md 2)."""
     try:
         melds = read_melds(text)
     except RuleError as error:
         return MeldCheck(False, error.message)
     if not melds:
         return MeldCheck(False, msg(N_("Tap the cards of a meld first.")))
+    setup = state.current.setup if state.current is not None else setup_for(state, 1)
+    refusal = in_play_refusal([card for meld in melds for card in meld], setup.decks, setup.jokers)
+    if refusal is not None:
+        return MeldCheck(False, refusal)
     rules, current = state.rules, state.current
     spec = (
         rules.scoring.tiebreaker_round

@@ -76,9 +76,8 @@ def record_result(
         after=history.snapshot(record_),
     )
     db.session.commit()
-    limits = limits_for(state, number)
     warnings = [zero_warning(r) for r in end.results] + [
-        unusual_total_warning(limits, state.names[seat], r.points)
+        unusual_total_warning(limits_for(state, number, seat), state.names[seat], r.points)
         for seat, r in zip(end.seats, end.results, strict=True)
     ]
     return [w for w in warnings if w is not None]
@@ -207,13 +206,16 @@ def _hand_result(
     if not 0 <= points <= MAX_POINTS:
         message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
         raise RuleError(message, field=f"hands.{seat}")
-    check_total(limits_for(state, number), points, field=f"hands.{seat}")
+    check_total(limits_for(state, number, seat), points, field=f"hands.{seat}")
     return HandResult(points=points, cut_bonus=cut)
 
 
-def limits_for(state: GameState, number: int) -> HandLimits:
-    """What a hand can hold at the end of round `number` at this table."""
-    return hand_limits(state.rules, number, setup_for(state, number).total_cards)
+def limits_for(state: GameState, number: int, seat: int) -> HandLimits:
+    """What this player's hand can hold at the end of round `number`: the decks and jokers
+    of this table, and the buys they made in that round."""
+    setup = setup_for(state, number)
+    buys = state.buys_in(number)[seat]
+    return hand_limits(state.rules, number, setup.decks, setup.jokers, buys)
 
 
 def setup_for(state: GameState, number: int) -> TableSetup:

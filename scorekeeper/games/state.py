@@ -38,7 +38,8 @@ class CurrentRound:
     first_player: int  # game seat
     cutter: int | None  # game seat
     buys: dict[int, int]
-    buys_left: dict[int, int | None]
+    game_buys: dict[int, int]  # in the whole game, this round and tiebreakers included
+    buys_left: dict[int, int | None]  # what the next buy is allowed (rules.arbiter.buys_left)
     last_buyer: int | None
     run_outs: int
     ended_by_stock: bool  # the stock ran out for the last time: everybody counts
@@ -289,7 +290,20 @@ def _current(
         leader, right = seats_around(seats.index(dealer), len(seats), cuts=cutter is not None)
         first, cutter = seats[leader], None if right is None else seats[right]
     bought = Counter(buy.seat for buy in record.buys) if record else Counter()
+    in_game = Counter(buy.seat for played in rounds.values() for buy in played.buys)
     run_outs = record.run_outs if record else 0
+    down = tuple(record.down_seats or ()) if record else ()
+    left = {
+        seat: buys_left(
+            rules,
+            number,
+            bought[seat],
+            game_used=in_game[seat],
+            contract_down=seat in down,
+            run_outs=run_outs,
+        )
+        for seat in seats
+    }
     return CurrentRound(
         number=number,
         seats=seats,
@@ -298,10 +312,11 @@ def _current(
         first_player=first,
         cutter=cutter,
         buys={seat: bought[seat] for seat in seats},
-        buys_left={seat: buys_left(rules, number, bought[seat]) for seat in seats},
+        game_buys={seat: in_game[seat] for seat in seats},
+        buys_left=left,
         last_buyer=record.buys[-1].seat if record and record.buys else None,
         run_outs=run_outs,
         ended_by_stock=round_ended_by_stock(rules, run_outs),
         instruction=standing_instruction(rules, run_outs),
-        down=tuple(record.down_seats or ()) if record else (),
+        down=down,
     )

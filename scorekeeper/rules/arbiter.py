@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
 from .ruleset import RuleSet
+from .stock import buy_after_stock_refusal
 from .table import round_buy_cap
 
 TAKEN_AS_DRAW = msg(N_("The player at turn takes the card as their draw."))
@@ -24,10 +25,34 @@ class BuyRuling:
     explanation: Message
 
 
-def buys_left(rules: RuleSet, round_number: int, used: int) -> int | None:
-    """Buys a player has left this round under the round's cap; None means unlimited."""
-    cap = round_buy_cap(rules, round_number)
-    return None if cap is None else max(0, cap - used)
+def buys_left(
+    rules: RuleSet,
+    round_number: int,
+    used: int,
+    *,
+    game_used: int = 0,
+    contract_down: bool = False,
+    run_outs: int = 0,
+) -> int | None:
+    """Buys a player may still make: the fewest any limit leaves (the round's cap, the game's,
+    no buy once down, the stock's end); None when nothing limits them (docs/RULES.md 4).
+
+    It is 0 exactly when buy_refusal (with buy_after_stock_refusal) refuses their next buy
+    of a fresh discard, so every "left" the app shows is what the next buy is allowed.
+    """
+    if buy_after_stock_refusal(rules, run_outs) is not None:
+        return 0
+    if rules.buys.no_buy_after_contract_down and contract_down:
+        return 0
+    limits = [
+        cap - spent
+        for cap, spent in (
+            (round_buy_cap(rules, round_number), used),
+            (rules.buys.cap_per_game, game_used),
+        )
+        if cap is not None
+    ]
+    return max(0, min(limits)) if limits else None
 
 
 def buy_refusal(

@@ -37,7 +37,7 @@ def value_lines(rules: RuleSet) -> list[Message]:
     """What every rank left in hand costs; the joker only when jokers are played."""
     values = rules.scoring.values
     lines = []
-    if rules.melds.jokers_wild:
+    if rules.plays_jokers():
         lines.append(msg(N_("Joker: %(points)s."), points=_points(values["JK"])))
     lines.append(msg(N_("Ace: %(points)s."), points=_points(values["A"])))
     if values["K"] == values["Q"] == values["J"]:

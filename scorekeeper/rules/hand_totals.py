@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import RuleError
-from .messages import N_, Message, msg
+from .messages import N_, Message, msg, nmsg
+from .playing_cards import NATURAL_RANKS, Rank
 from .ruleset import RuleSet
-from .table import round_buy_cap, round_spec_for
+from .table import round_spec_for
+from .tally import RANKS_PER_DECK
 
 DRAWN_BEFORE_END = 1  # the card a player drew on the turn the round ended
 UNUSUAL_SHARE = 0.5  # above half the most a hand can hold, a total is possible but worth a look
@@ -15,16 +17,13 @@ UNUSUAL_SHARE = 0.5  # above half the most a hand can hold, a total is possible 
 
 @dataclass(frozen=True)
 class HandLimits:
-    """The most cards a player can hold at the end of a round, and what cards are worth."""
+    """What one player's hand can hold at the end of a round: how many cards, the cheapest
+    card's value and the most those cards can be worth."""
 
     most_cards: int
-    lowest_value: int  # the cheapest card: no non-zero hand is worth less
-    highest_value: int
-
-    @property
-    def most_points(self) -> int:
-        """Every card held is the most valuable one."""
-        return self.most_cards * self.highest_value
+    buys: int
+    lowest_value: int  # the cheapest card in play: no non-zero hand is worth less
+    most_points: int  # the most valuable cards the decks hold, as many as the hand can hold
 
     @property
     def unusual_above(self) -> int:
@@ -32,21 +31,38 @@ class HandLimits:
         return int(self.most_points * UNUSUAL_SHARE)
 
 
-def hand_limits(rules: RuleSet, round_number: int, cards_in_play: int) -> HandLimits:
-    """The deal, the card drawn last and what the buys added, bounded by the cards in play."""
+def hand_limits(
+    rules: RuleSet, round_number: int, decks: int, jokers: int, buys: int
+) -> HandLimits:
+    """The most a hand is worth: the deal, the card drawn last and the player's buys with
+    their penalty cards, each of them the most valuable card the decks still hold (RULES.md 6).
+
+    May I? round 1 without a buy: 11 cards from 2 decks and 4 jokers, whose 12 cards worth
+    15 (4 jokers, 8 aces) make at most 165.
+    """
     spec = round_spec_for(rules, round_number)
-    cap = round_buy_cap(rules, round_number)
-    if cap is None:
-        most = cards_in_play  # unlimited buys: only the decks bound a hand
-    else:
-        per_buy = 1 + rules.buys.penalty_cards
-        most = min(cards_in_play, spec.deal + DRAWN_BEFORE_END + cap * per_buy)
-    values = [value for value in rules.scoring.values.values() if value > 0]
-    return HandLimits(most, min(values), max(values))
+    held = spec.deal + DRAWN_BEFORE_END + buys * (1 + rules.buys.penalty_cards)
+    supply = _supply(rules, decks, jokers)
+    most, left = 0, held
+    for value, copies in supply:
+        taken = min(copies, left)
+        most, left = most + taken * value, left - taken
+    in_play = sum(copies for _, copies in supply)
+    lowest = min((value for value, _ in supply if value > 0), default=0)
+    return HandLimits(min(held, in_play), buys, lowest, most)
+
+
+def _supply(rules: RuleSet, decks: int, jokers: int) -> list[tuple[int, int]]:
+    """Each card value in play with how many cards of the decks have it, the dearest first."""
+    values = rules.scoring.values
+    copies = [(values[Rank.JOKER.code], jokers)] + [
+        (values[rank.code], RANKS_PER_DECK * decks) for rank in NATURAL_RANKS
+    ]
+    return sorted(((value, count) for value, count in copies if count), reverse=True)
 
 
 def check_total(limits: HandLimits, points: int, field: str) -> None:
-    """Refuse a total no hand can make: below the cheapest card, or above a hand of the best."""
+    """Refuse a total no hand can make: below the cheapest card, or above the dearest cards."""
     if 0 < points < limits.lowest_value:
         message = msg(
             N_("No hand is worth %(points)s: the cheapest card counts %(lowest)s."),
@@ -55,11 +71,14 @@ def check_total(limits: HandLimits, points: int, field: str) -> None:
         )
         raise RuleError(message, field=field)
     if points > limits.most_points:
-        message = msg(
-            N_(
-                "No hand is worth %(points)s: a player holds at most %(cards)s cards at the end "
-                "of this round, worth at most %(most)s."
-            ),
+        message = nmsg(
+            "No hand is worth %(points)s: with %(count)s buy this player holds at most "
+            "%(cards)s cards at the end of this round, and the decks' %(cards)s most valuable "
+            "cards make %(most)s.",
+            "No hand is worth %(points)s: with %(count)s buys this player holds at most "
+            "%(cards)s cards at the end of this round, and the decks' %(cards)s most valuable "
+            "cards make %(most)s.",
+            limits.buys,
             points=points,
             cards=limits.most_cards,
             most=limits.most_points,

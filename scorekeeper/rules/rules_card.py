@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .card_melds import meld_lines
 from .card_scoring import scoring_lines
 from .messages import N_, Message, msg, nmsg
 from .presets import preset_of
 from .ruleset import (
-    AceRule,
-    Contract,
     DealPasses,
     DeckRule,
     FirstDealer,
@@ -21,7 +20,8 @@ from .ruleset import (
     RuleSet,
 )
 from .sheet_words import buy_call, worded
-from .table import contract_message
+
+NO_JOKERS = N_("no jokers")
 
 # A word on each preset, from the rule documents' own descriptions.
 SUMMARIES: dict[str, str] = {
@@ -70,11 +70,6 @@ DEAL_PASSES = {
         "The deal passes to whoever went out last round; the player left of the dealer starts."
     ),
 }
-ACES = {
-    AceRule.LOW: N_("The ace is low only: A-2-3-4, never Q-K-A."),
-    AceRule.HIGH_OR_LOW: N_("The ace is low or high: A-2-3-4 or J-Q-K-A, not both."),
-    AceRule.AROUND: N_("Runs may turn the corner: Q-K-A-2."),
-}
 
 
 @dataclass(frozen=True)
@@ -89,7 +84,7 @@ def rules_card(rules: RuleSet) -> tuple[Section, ...]:
     """Every rule of a rule set, in the words of the table (rounds are listed separately)."""
     sections = (
         Section(msg(N_("Players and cards")), _players(rules)),
-        Section(msg(N_("Books and runs")), _melds(rules)),
+        Section(msg(N_("Books and runs")), meld_lines(rules)),
         Section(msg(N_("“%(call)s”: buying out of turn"), call=buy_call(rules)), _buys(rules)),
         Section(msg(N_("When the stock runs out")), _stock(rules)),
         Section(msg(N_("Scoring")), scoring_lines(rules)),
@@ -123,24 +118,44 @@ def _players(rules: RuleSet) -> tuple[Message, ...]:
                 players=rules.recommended_min_players,
             )
         )
-    for rule in rules.decks:
-        lines.append(
-            msg(
-                N_("%(players)s: %(decks)s and %(jokers)s."),
-                players=msg(
-                    N_("%(low)s to %(high)s players"), low=rule.min_players, high=rule.max_players
-                ),
-                decks=nmsg("%(count)s deck", "%(count)s decks", rule.decks),
-                jokers=_jokers(rule) if rules.melds.jokers_wild else msg(N_("no jokers")),
-            )
-        )
+    lines += _deck_lines(rules)
     lines.append(msg(FIRST_DEALER[rules.first_dealer]))
     lines.append(msg(DEAL_PASSES[rules.deal_passes]))
     return tuple(lines)
 
 
-def _jokers(rule: DeckRule) -> Message:
-    """Jokers of a deck rule: a number, or one fewer than the players (the sheet)."""
+def _deck_lines(rules: RuleSet) -> list[Message]:
+    """Decks and jokers for each table size the set allows (none where jokers are not wild)."""
+    lines = []
+    for rule in rules.decks:
+        low = max(rule.min_players, rules.min_players)
+        high = min(rule.max_players, rules.max_players)
+        for fewest, most in _joker_stretches(rule, low, high):
+            jokers = _jokers(rule, fewest) if rules.melds.jokers_wild else msg(NO_JOKERS)
+            lines.append(
+                msg(
+                    N_("%(players)s: %(decks)s and %(jokers)s."),
+                    players=msg(N_("%(low)s to %(high)s players"), low=fewest, high=most),
+                    decks=nmsg("%(count)s deck", "%(count)s decks", rule.decks),
+                    jokers=jokers,
+                )
+            )
+    return lines
+
+
+def _joker_stretches(rule: DeckRule, low: int, high: int) -> list[tuple[int, int]]:
+    """The table sizes low to high, cut where the rule's jokers stop at none (never fewer)."""
+    sizes = range(low, high + 1)
+    none = [players for players in sizes if rule.jokers_for(players) == 0]
+    some = [players for players in sizes if rule.jokers_for(players) > 0]
+    return [(part[0], part[-1]) for part in (none, some) if part]
+
+
+def _jokers(rule: DeckRule, players: int) -> Message:
+    """Jokers of a deck rule from this table size on: none, a number, or one per player less
+    or more (the sheet: one fewer than the players)."""
+    if rule.jokers_for(players) == 0:
+        return msg(NO_JOKERS)
     if not rule.jokers_per_player:
         return nmsg("%(count)s joker", "%(count)s jokers", rule.jokers_base)
     if (rule.jokers_base, rule.jokers_per_player) == (-1, 1):
@@ -157,73 +172,6 @@ def _jokers(rule: DeckRule) -> Message:
         "%(count)s jokers per player, plus %(base)s",
         rule.jokers_per_player,
         base=rule.jokers_base,
-    )
-
-
-def _melds(rules: RuleSet) -> tuple[Message, ...]:
-    """Books, runs, aces, wild cards and laying down (docs/RULES.md 3, 7, 8, 9)."""
-    melds = rules.melds
-    lines = [
-        msg(N_("A book is three or more cards of one rank, in any suits.")),
-        msg(N_("A run is four or more cards of one suit in sequence.")),
-        msg(ACES[melds.aces]),
-        msg(N_("Jokers are wild in books and runs."))
-        if melds.jokers_wild
-        else msg(N_("There are no jokers.")),
-    ]
-    if melds.wild_twos:
-        lines.append(
-            msg(
-                N_("Every 2 is wild as well; a 2 left in hand counts %(points)s."),
-                points=rules.scoring.values["2"],
-            )
-        )
-    if melds.max_wilds_per_meld is not None:
-        lines.append(wild_cap_message(melds.max_wilds_per_meld))
-    if melds.wilds_never_outnumber_naturals:
-        lines.append(msg(N_("Wild cards may never outnumber the natural cards of a meld.")))
-    lines += _laydown(rules)
-    return tuple(lines)
-
-
-def wild_cap_message(cap: int) -> Message:
-    """At most this many wild cards in one meld: on the card and in the round's notes."""
-    return nmsg(
-        "At most %(count)s wild card in one meld.", "At most %(count)s wild cards in one meld.", cap
-    )
-
-
-def _laydown(rules: RuleSet) -> list[Message]:
-    """Exact or free laydown, touching runs, laying off and the joker swap."""
-    melds, lines = rules.melds, []
-    if melds.exact_laydown:
-        lines.append(msg(N_("Lay down exactly the contract: each meld at its length, no more.")))
-        for number, spec in enumerate(rules.rounds, start=1):
-            if rules.exact_lifted(spec):
-                lines.append(exact_lifted_message(number, spec.deal + 1, spec.contract))
-    if not melds.abutting_runs:
-        lines.append(msg(N_("Two runs of one suit may not simply continue each other.")))
-    if melds.layoff_without_drawing:
-        lines.append(msg(N_("Once your contract is down, lay off on any turn, without drawing.")))
-    elif not melds.layoff_same_turn:
-        lines.append(msg(N_("Lay off from the turn after your contract went down.")))
-    if melds.joker_swap:
-        lines.append(
-            msg(N_("A joker in a run may be swapped for the real card; in a book it stays."))
-        )
-    return lines
-
-
-def exact_lifted_message(number: int, cards: int, contract: Contract) -> Message:
-    """Say that a round's exact lengths are lifted, and why (docs/RULES.md 7)."""
-    return msg(
-        N_(
-            "Round %(number)s: all %(cards)s cards go down at once, which %(contract)s of "
-            "exact length cannot hold, so one meld may be longer."
-        ),
-        number=number,
-        cards=cards,
-        contract=contract_message(contract),
     )
 
 

@@ -191,6 +191,16 @@ class RuleSet:
         """Jokers on the table: the deck rule's where jokers are wild, else none (RULES.md 8)."""
         return rule.jokers_for(players) if self.melds.jokers_wild else 0
 
+    def plays_jokers(self) -> bool:
+        """Whether any table the set allows plays with jokers (wild, and some deck rule's)."""
+        return self.melds.jokers_wild and any(
+            rule.jokers_for(players) > 0
+            for rule in self.decks
+            for players in range(
+                max(rule.min_players, self.min_players), min(rule.max_players, self.max_players) + 1
+            )
+        )
+
     def cards_in_play(self, rule: DeckRule, players: int) -> int:
         """Every card on the table: 52 a deck and the jokers in play."""
         return CARDS_PER_DECK * rule.decks + self.jokers_in_play(rule, players)

@@ -7,7 +7,7 @@ game abandoned half-way changes no one's average. See docs/RULES.md, "Stats".
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 
@@ -33,13 +33,20 @@ class PlayedGame:
     people: tuple[int, ...]  # the person at each seat
     rounds: tuple[PlayedRound, ...]
     winners: tuple[int, ...]  # seats
-    tiebreak_seats: frozenset[int] = field(default_factory=frozenset)  # who played a tiebreaker
     tiebreak_buys: tuple[int, ...] = ()  # buys per seat in tiebreaker rounds
 
     @cached_property  # every person's figures read it; worked out once per game
     def totals(self) -> tuple[int, ...]:
         """Each seat's total over the regular rounds (lowest wins)."""
         return tuple(sum(r.scores[seat] for r in self.rounds) for seat in range(len(self.people)))
+
+    @cached_property
+    def tiebroken(self) -> frozenset[int]:
+        """The seats tied on the lowest total whom a tiebreak decided between (by rounds gone
+        out or a tiebreaker round), winner and losers alike; none where the tie was shared."""
+        lowest = min(self.totals, default=0)
+        tied = frozenset(seat for seat, total in enumerate(self.totals) if total == lowest)
+        return tied if len(tied) > 1 and len(self.winners) < len(tied) else frozenset()
 
     def seat_of(self, person: int) -> int | None:
         """Where this person sat, or None if they did not play."""
@@ -58,7 +65,7 @@ class PlayerRecord:
     worst: int | None  # highest total
     rounds_out: int
     buys: int
-    tiebreaks: int  # games where they played a tiebreaker
+    tiebreaks: int  # games where they tied on the lowest total and a tiebreak decided
     by_contract: dict[Contract, float]  # average points per round of each contract
     totals: tuple[int, ...]  # their total in each game, oldest first
 
@@ -116,7 +123,7 @@ def player_record(games: Sequence[PlayedGame], person: int) -> PlayerRecord:
         worst=max(totals, default=None),
         rounds_out=sum(r.went_out == seat for game, seat in theirs for r in game.rounds),
         buys=sum(_buys(game, seat) for game, seat in theirs),
-        tiebreaks=sum(seat in game.tiebreak_seats for game, seat in theirs),
+        tiebreaks=sum(seat in game.tiebroken for game, seat in theirs),
         by_contract={c: sum(p) / len(p) for c, p in points.items()},
         totals=totals,
     )

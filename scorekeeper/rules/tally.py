@@ -20,16 +20,32 @@ def card_points(card: Card, rules: RuleSet) -> int:
 
 def hand_points(cards: Sequence[Card], rules: RuleSet, decks: int, jokers: int) -> int:
     """Penalty points of a hand, which holds no card more often than there are decks."""
+    check_in_play(cards, decks, jokers)
+    return points_from_counts(Counter(card.rank.code for card in cards), rules, decks, jokers)
+
+
+def check_in_play(cards: Sequence[Card], decks: int, jokers: int) -> None:
+    """Refuse cards the decks do not hold (in_play_refusal), at the field "cards"."""
+    refusal = in_play_refusal(cards, decks, jokers)
+    if refusal is not None:
+        raise RuleError(refusal, field="cards")
+
+
+def in_play_refusal(cards: Sequence[Card], decks: int, jokers: int) -> Message | None:
+    """Why the decks cannot hold these cards: one card more often than there are decks (two
+    decks hold two 7♥), or more jokers than are in play. A hand's tally and the meld checker
+    count alike (docs/RULES.md 2)."""
     for card, copies in Counter(card for card in cards if not card.is_joker).items():
         if copies > decks:
-            message = nmsg(
+            return nmsg(
                 "Only %(count)s copy of %(card)s is in play.",
                 "Only %(count)s copies of %(card)s are in play.",
                 decks,
                 card=card,
             )
-            raise RuleError(message, field="cards")
-    return points_from_counts(Counter(card.rank.code for card in cards), rules, decks, jokers)
+    if sum(card.is_joker for card in cards) > jokers:
+        return _joker_limit(jokers)
+    return None
 
 
 def points_from_counts(counts: Mapping[str, int], rules: RuleSet, decks: int, jokers: int) -> int:

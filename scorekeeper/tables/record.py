@@ -98,7 +98,6 @@ def played_game(state: GameState) -> PlayedGame:
         for number, outcome in enumerate(state.outcomes, start=1)
     )
     regular = len(state.rules.rounds)
-    tiebreak_seats = frozenset(seat for t in state.tiebreakers for seat in t.seats)
     extra = [_buys(state, n, players) for n in state.rounds if n > regular]
     tiebreak_buys = tuple(sum(b[seat] for b in extra) for seat in range(players)) if extra else ()
     return PlayedGame(
@@ -107,7 +106,6 @@ def played_game(state: GameState) -> PlayedGame:
         people=people,
         rounds=rounds,
         winners=state.standings.winners,
-        tiebreak_seats=tiebreak_seats,
         tiebreak_buys=tiebreak_buys,
     )
 

@@ -6,7 +6,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import Api, assert_problem, buys_of
+from scorekeeper.rules.presets import MAY_I
+from scorekeeper.rules.ruleset_json import ruleset_to_dict
+
+from .conftest import POINTS, Api, assert_problem, buys_of
 
 
 def test_a_buy_is_recorded_with_201_and_counted_against_the_cap(api: Api) -> None:
@@ -175,3 +178,26 @@ def test_the_next_card_down_goes_to_another_caller_and_is_recorded(api: Api) -> 
 def test_the_arbiter_refuses_bad_calls(api: Api, body: dict[str, Any], field: str) -> None:
     api.start()
     assert_problem(api.call("post", f"{api.url}/arbiter", body), 422, field)
+
+
+def test_after_five_of_five_buys_a_game_the_api_says_none_are_left(api: Api) -> None:
+    rules = ruleset_to_dict(MAY_I)
+    api.start(ruleset=rules | {"buys": rules["buys"] | {"cap_per_game": 5}})
+    for _ in range(3):
+        assert api.buy("Ben").status_code == 201
+    assert api.state()["current_round"]["buys"][1] == {"seat": 1, "bought": 3, "left": 0}
+    api.ok("put", f"{api.url}/rounds/1", {"went_out": 0, "hands": POINTS})
+    assert api.state()["current_round"]["buys"][1] == {"seat": 1, "bought": 0, "left": 2}
+    assert api.buy("Ben").status_code == 201
+    current = api.buy("Ben").json["current_round"]
+    assert current["buys"][1] == {"seat": 1, "bought": 2, "left": 0}
+    assert current["buys"][2] == {"seat": 2, "bought": 0, "left": 3}
+    problem = assert_problem(api.buy("Ben"), 422, "seat")
+    assert problem["errors"]["seat"] == ["The limit of 5 buys per game is reached."]
+
+
+def test_once_the_stock_ended_the_round_the_api_says_no_buy_is_left(api: Api) -> None:
+    api.start()
+    for seen in (0, 1):
+        api.ok("post", f"{api.url}/run-outs", {"seen": seen}, status=201)
+    assert [entry["left"] for entry in api.state()["current_round"]["buys"]] == [0, 0, 0, 0]

@@ -93,6 +93,28 @@ SHEET = {"ruleset": "contract-rummy"}
             {"meld": "9S 9H 9S", "kind": "book"},
             {"ok": True, "reason": None, "kind": "book", "meld": None},
         ),
+        (  # two decks hold two 7♥, as the tally counts
+            {"meld": "7H 7H 7H", "kind": "book"},
+            {"ok": False, "reason": "Only 2 copies of 7♥ are in play.", "kind": None, "meld": None},
+        ),
+        (
+            {"meld": "7H 7H 7H", "kind": "book", "players": 7},
+            {"ok": True, "reason": None, "kind": "book", "meld": None},
+        ),
+        (
+            {
+                "meld": "7H 7H 7H",
+                "kind": "book",
+                "players": 4,
+                "decks": 2,
+                "ruleset": "contract-rummy",
+            },
+            {"ok": False, "reason": "Only 2 copies of 7♥ are in play.", "kind": None, "meld": None},
+        ),
+        (
+            {"round": 1, "melds": ["7H 7S 7D", "7H 7C 7H"]},
+            {"ok": False, "reason": "Only 2 copies of 7♥ are in play.", "kind": None, "meld": None},
+        ),
         (
             {"meld": ["AH", "2H", "3H", "4H", "5H"], "kind": "run", "round": 7},
             {"ok": True, "reason": None, "kind": "run", "meld": None},

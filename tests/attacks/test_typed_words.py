@@ -139,6 +139,27 @@ def test_a_custom_set_posted_under_a_presets_key_is_the_tables_own(client: Flask
     assert checked["rules"]["key"] == "house"
 
 
+def test_a_six_round_set_sent_as_may_i_is_stored_and_described_as_its_own(
+    app: Flask, client: FlaskClient
+) -> None:
+    six = {**ruleset_to_dict(MAY_I), "rounds": ruleset_to_dict(MAY_I)["rounds"][:6]}
+    assert six["key"] == "may-i"
+    game = client.post(
+        "/api/v1/games", json={"ruleset": six, "players": ["Anna", "Ben", "Carla"]}
+    ).json
+    assert (game["rules"]["key"], len(game["rules"]["rounds"])) == ("house", 6)
+    with app.app_context():
+        stored = db.session.get(Game, game["id"])
+        assert stored is not None
+        assert (stored.rules_json["key"], len(stored.rules_json["rounds"])) == ("house", 6)
+    card = client.get(f"/g/{game['id']}/{game['links']['edit_token']}/rules")
+    rows = re.findall(r"<tr>\s*<t[dh][^>]*>(\d+)</t[dh]>", card.get_data(as_text=True))
+    assert rows == ["1", "2", "3", "4", "5", "6"]
+    assert SEVEN_ROUNDS not in card.get_data(as_text=True)
+    saved = client.post("/api/v1/rulesets/saved", json={"name": "Six", "rules": six}).json
+    assert saved["key"] == f"house-{saved['id']}" and len(saved["rules"]["rounds"]) == 6
+
+
 def test_a_preset_sent_whole_keeps_its_identity(client: FlaskClient) -> None:
     whole = ruleset_to_dict(MAY_I)
     response = client.post(

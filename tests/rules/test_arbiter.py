@@ -27,6 +27,7 @@ from scorekeeper.rules.presets import (
     UNLIMITED_BUYS,
 )
 from scorekeeper.rules.ruleset import RuleSet
+from scorekeeper.rules.stock import buy_after_stock_refusal
 
 SCHEDULE = (0, 0, 0, 1, 2, 2, 3)
 SCHEDULED = replace(
@@ -100,6 +101,77 @@ def test_buys_left_counts_down_to_zero_or_is_unlimited(
     rules: RuleSet, round_number: int, used: int, left: int | None
 ) -> None:
     assert buys_left(rules, round_number, used) == left
+
+
+@pytest.mark.parametrize(
+    ("rules", "round_number", "used", "kwargs", "left"),
+    [
+        (PER_GAME, 1, 0, {"game_used": 0}, 5),
+        (PER_GAME, 3, 1, {"game_used": 4}, 1),
+        (PER_GAME, 6, 0, {"game_used": 5}, 0),  # 5 of 5 a game: none left, whatever the round
+        (
+            replace(PER_GAME, buys=replace(PER_GAME.buys, cap_per_round=3)),
+            2,
+            1,
+            {"game_used": 4},
+            1,
+        ),
+        (
+            replace(PER_GAME, buys=replace(PER_GAME.buys, cap_per_round=3)),
+            2,
+            1,
+            {"game_used": 1},
+            2,
+        ),
+        (NOT_ONCE_DOWN, 1, 0, {"contract_down": True}, 0),
+        (NOT_ONCE_DOWN, 1, 0, {"contract_down": False}, 3),
+        (MAY_I, 1, 0, {"contract_down": True}, 3),  # May I? lets a player buy once down
+        (MAY_I, 1, 0, {"run_outs": 2}, 0),  # the stock ended the round: nobody buys
+        (UNLIMITED_BUYS, 1, 0, {"run_outs": 2}, 0),
+        (UNLIMITED_BUYS, 1, 0, {"run_outs": 1}, None),
+        (CONTRACT_RUMMY, 1, 9, {"run_outs": 5}, None),  # the sheet's stock never ends a round
+    ],
+)
+def test_buys_left_honours_every_limit_on_the_next_buy(
+    rules: RuleSet, round_number: int, used: int, kwargs: dict[str, Any], left: int | None
+) -> None:
+    assert buys_left(rules, round_number, used, **kwargs) == left
+
+
+@given(
+    rules=st.sampled_from([*PRESETS.values(), SCHEDULED, PER_GAME, NOT_ONCE_DOWN]),
+    round_number=st.integers(1, 7),
+    used=st.integers(0, 6),
+    earlier=st.integers(0, 8),
+    contract_down=st.booleans(),
+    run_outs=st.integers(0, 3),
+)
+def test_no_buy_is_left_exactly_when_the_next_buy_is_refused(
+    rules: RuleSet,
+    round_number: int,
+    used: int,
+    earlier: int,
+    contract_down: bool,
+    run_outs: int,
+) -> None:
+    game_used = used + earlier
+    left = buys_left(
+        rules,
+        round_number,
+        used,
+        game_used=game_used,
+        contract_down=contract_down,
+        run_outs=run_outs,
+    )
+    refusal = buy_after_stock_refusal(rules, run_outs) or buy_refusal(
+        rules,
+        round_number,
+        0,
+        used,
+        game_buys_used_by_player=game_used,
+        contract_down=contract_down,
+    )
+    assert (refusal is not None) == (left == 0)
 
 
 @pytest.mark.parametrize(

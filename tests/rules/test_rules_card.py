@@ -185,7 +185,7 @@ def expected_phrases(rules: RuleSet) -> list[str]:
     phrases = [f"{rules.min_players} to {rules.max_players} players."]
     if rules.recommended_min_players > rules.min_players:
         phrases.append(f"Best with {rules.recommended_min_players} or more")
-    phrases += _meld_phrases(melds)
+    phrases += _meld_phrases(melds, rules.plays_jokers())
     if scoring.cut_bonus:
         phrases.append(f"scores −{scoring.cut_bonus} for that round")
     if scoring.adjustments:
@@ -216,23 +216,27 @@ def expected_phrases(rules: RuleSet) -> list[str]:
     return phrases + _buy_phrases(rules)
 
 
-def _meld_phrases(melds: MeldRules) -> list[str]:
-    """The meld settings that differ from May I?'s."""
+def _meld_phrases(melds: MeldRules, jokers: bool) -> list[str]:
+    """The meld settings that differ from May I?'s (`jokers`: whether any table plays some)."""
     phrases = [
         {AceRule.LOW: "low only", AceRule.HIGH_OR_LOW: "low or high", AceRule.AROUND: "corner"}[
             melds.aces
         ]
     ]
-    phrases.append("Jokers are wild" if melds.jokers_wild else "There are no jokers.")
+    phrases.append("Jokers are wild" if jokers else "There are no jokers.")
+    wilds = jokers or melds.wild_twos
     for setting, phrase in (
         (melds.wild_twos, "Every 2 is wild"),
         (melds.exact_laydown, "Lay down exactly the contract"),
         (not melds.abutting_runs, "may not simply continue"),
-        (melds.wilds_never_outnumber_naturals, "never outnumber"),
+        (wilds and melds.wilds_never_outnumber_naturals, "never outnumber"),
         (melds.layoff_without_drawing, "on any turn, without drawing"),
         (not melds.layoff_same_turn and not melds.layoff_without_drawing, "turn after"),
-        (melds.joker_swap, "swapped for the real card"),
-        (melds.max_wilds_per_meld is not None, f"At most {melds.max_wilds_per_meld} wild card"),
+        (jokers and melds.joker_swap, "swapped for the real card"),
+        (
+            wilds and melds.max_wilds_per_meld is not None,
+            f"At most {melds.max_wilds_per_meld} wild card",
+        ),
     ):
         if setting:
             phrases.append(phrase)
@@ -298,7 +302,7 @@ def stated_values(lines: list[Message]) -> dict[str, int]:
 @given(house_rules())
 def test_the_card_states_every_card_value(rules: RuleSet) -> None:
     expected = dict(rules.scoring.values)
-    if not rules.melds.jokers_wild:
+    if not rules.plays_jokers():
         del expected["JK"]
     assert stated_values(value_lines(rules)) == expected
 
@@ -312,7 +316,7 @@ def test_every_house_rule_set_survives_the_json_round_trip(rules: RuleSet) -> No
 @pytest.mark.parametrize("preset", PRESETS.values(), ids=list(PRESETS))
 def test_every_preset_states_its_card_values(preset: RuleSet) -> None:
     expected = dict(preset.scoring.values)
-    if not preset.melds.jokers_wild:
+    if not preset.plays_jokers():
         del expected["JK"]
     assert stated_values(value_lines(preset)) == expected
 

@@ -43,7 +43,6 @@ GAME_B = PlayedGame(
         PlayedRound(BOOK_AND_RUN, (0, 20), went_out=0, buys=(1, 1)),
     ),
     winners=(1,),
-    tiebreak_seats=frozenset({0, 1}),
     tiebreak_buys=(0, 1),
 )
 GAME_C = PlayedGame(
@@ -122,3 +121,41 @@ def test_filters_by_rule_set_and_period_include_both_ends(
 def test_one_rule_set_only_counts_its_games() -> None:
     ann = player_record(only(GAMES, "contract-rummy"), ANN)
     assert (ann.played, ann.won, ann.average, ann.tiebreaks, ann.buys) == (1, 1, 0.0, 0, 0)
+
+
+# Game D: Ann and Ben tie on 20 and Ann went out more often: the rounds gone out decide.
+GAME_D = PlayedGame(
+    ruleset="may-i",
+    played_on=date(2026, 4, 1),
+    people=(ANN, BEN, CY),
+    rounds=(
+        PlayedRound(TWO_BOOKS, (0, 20, 30), went_out=0, buys=(0, 0, 0)),
+        PlayedRound(BOOK_AND_RUN, (0, 0, 30), went_out=1, buys=(0, 0, 0)),
+        PlayedRound(BOOK_AND_RUN, (20, 0, 30), went_out=0, buys=(0, 0, 0)),
+    ),
+    winners=(0,),
+)
+# Game E: the same tie under "tied players share the win": nothing was decided.
+GAME_E = PlayedGame(
+    ruleset="house",
+    played_on=date(2026, 4, 2),
+    people=(ANN, BEN, CY),
+    rounds=GAME_D.rounds,
+    winners=(0, 1),
+)
+
+
+def test_a_tie_the_rounds_gone_out_decide_is_a_tiebreak_for_both_tied_players() -> None:
+    assert GAME_D.tiebroken == frozenset({0, 1})
+    ann, ben, cy = (player_record((GAME_D,), person).tiebreaks for person in (ANN, BEN, CY))
+    assert (ann, ben, cy) == (1, 1, 0)
+
+
+def test_a_tiebreaker_round_is_a_tiebreak_for_its_winner_and_its_loser() -> None:
+    assert GAME_B.tiebroken == frozenset({0, 1})
+
+
+def test_a_shared_win_and_a_tie_behind_the_winner_are_no_tiebreak() -> None:
+    assert GAME_E.tiebroken == frozenset() and GAME_A.tiebroken == frozenset()
+    assert player_record((GAME_A, GAME_E), ANN).tiebreaks == 0
+    assert player_record((GAME_A, GAME_D, GAME_E), CY).tiebreaks == 0

@@ -12,7 +12,15 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, Seat, TablePlayer
 from scorekeeper.tables.record import ScoredGames
-from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
+from tests.tables.helpers import (
+    BEN_WINS,
+    TIEBREAKER_GAME,
+    TIEBREAKER_ROUND,
+    TIED_GAME,
+    open_table,
+    play,
+    start_at,
+)
 from tests.web.test_games import text
 
 pytestmark = pytest.mark.storage
@@ -159,6 +167,25 @@ def test_the_record_counts_finished_games(app: Flask, client: FlaskClient) -> No
     assert cells[:2] == ["2", "1"]  # the tie of the second game goes to Anna, out more often
     person = client.get(f"{url}/people/{person_id(app, 'Ben')}").get_data(as_text=True)
     assert 'id="totals-chart"' in person and "<svg" in person and "style=" not in person
+
+
+def test_tiebreaks_count_every_game_a_tiebreak_decided_for_each_tied_player(
+    client: FlaskClient,
+) -> None:
+    url = open_table(client)
+    players = ["Anna", "Ben", "Carla", "Dan"]
+    play(start_at(client, url, players), BEN_WINS)  # no tie
+    play(start_at(client, url, players), TIED_GAME)  # Anna and Ben tie; Anna went out more
+    tiebreaker = start_at(client, url, players)
+    play(tiebreaker, TIEBREAKER_GAME)  # Anna and Ben tie again, on rounds out too
+    assert client.post(f"{tiebreaker.url}/rounds/8", data=TIEBREAKER_ROUND).status_code == 303
+    page = client.get(f"{url}/record").get_data(as_text=True)
+    tiebreaks = {}
+    for name in players:
+        row = re.search(rf">{name}</a></th>(.*?)</tr>", page, re.S)
+        assert row is not None
+        tiebreaks[name] = re.findall(r"<td>([^<]*)</td>", row.group(1))[-1]
+    assert tiebreaks == {"Anna": "2", "Ben": "2", "Carla": "0", "Dan": "0"}
 
 
 def test_a_bad_filter_is_reported_at_its_field(client: FlaskClient) -> None:

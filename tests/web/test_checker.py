@@ -94,3 +94,18 @@ def test_the_verdict_speaks_the_tables_language(table: Table, language: str) -> 
         headers=HX | {"Accept-Language": language},
     ).get_data(as_text=True)
     assert verdict not in text(translated)
+
+
+def test_three_of_one_card_are_refused_with_two_decks_as_the_tally_counts(table: Table) -> None:
+    table.start(PLAYERS)
+    assert check(table, "7H 7H 7H", kind="book") == "Only 2 copies of 7♥ are in play."
+    assert check(table, "7H 7H 7S", kind="book") == "Valid under this game's rules."
+    refused = check(table, "7H 7S 7D | 7H 7C 7H")  # the laydown's melds count together
+    assert refused == "Only 2 copies of 7♥ are in play."
+    assert check(table, "JK JK JK JK JK 9C 9D", kind="book") == "Only 4 jokers are in play."
+
+
+def test_three_decks_hold_three_of_one_card(table: Table) -> None:
+    table.start(["Anna", "Ben", "Carla", "Dan", "Eve", "Finn", "Gus"])  # 7 players: 3 decks
+    assert check(table, "7H 7H 7H", kind="book") == "Valid under this game's rules."
+    assert check(table, "7H 7H 7H 7H", kind="book") == "Only 3 copies of 7♥ are in play."
