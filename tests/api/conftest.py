@@ -109,6 +109,14 @@ def api(client: FlaskClient) -> Api:
     return Api(client)
 
 
+@pytest.fixture
+def tables(client: FlaskClient) -> Any:
+    """The table routes of a fresh app's API, on each database (a tables.TableApi)."""
+    from .tables import TableApi  # it builds on this module's Api
+
+    return TableApi(client)
+
+
 def buys_of(state: Any) -> list[int]:
     """Buys per seat in the current round."""
     return [entry["bought"] for entry in state["current_round"]["buys"]]
