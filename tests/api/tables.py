@@ -9,7 +9,7 @@ from werkzeug.test import TestResponse
 
 from .conftest import Api, bearer
 
-# Seven rounds where Ben wins on 35 (Anna 50, Carla 210, Dan 280), as tests/tables/helpers.py.
+# Seven rounds where Ben wins on 35 (Anna 50, Carla 180, Dan 240), as tests/tables/helpers.py.
 BEN_WINS: list[tuple[str, dict[str, int]]] = [
     ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
     ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
