@@ -52,12 +52,13 @@ class MediaType:
 
 
 @dataclass(frozen=True)
-class Query:
-    """A query-string parameter a view reads: its name, its JSON Schema, what it does."""
+class Parameter:
+    """A query-string or header parameter a view reads: its name, JSON Schema, what it does."""
 
     name: str
     schema: Schema
     description: str
+    location: str = "query"
 
 
 @dataclass(frozen=True)
@@ -67,19 +68,19 @@ class Operation:
     answers: dict[int, Any]
     body: Any = None
     errors: tuple[int, ...] = ()
-    query: tuple[Query, ...] = ()
+    parameters: tuple[Parameter, ...] = ()
 
 
 def documented(
     answers: dict[int, Any],
     body: Any = None,
     errors: tuple[int, ...] = (),
-    query: tuple[Query, ...] = (),
+    parameters: tuple[Parameter, ...] = (),
 ) -> Any:
     """Declare the models a view reads and answers; the document is made from them."""
 
     def declare(view: View) -> View:
-        view.operation = Operation(answers, body, errors, query)  # type: ignore[attr-defined]
+        view.operation = Operation(answers, body, errors, parameters)  # type: ignore[attr-defined]
         return view
 
     return declare
@@ -157,10 +158,10 @@ def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema
         "summary": (view.__doc__ or "").strip().splitlines()[0],
         "responses": responses,
     }
-    if rule.arguments or declared.query:
+    if rule.arguments or declared.parameters:
         op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)] + [
-            {"name": q.name, "in": "query", "schema": q.schema, "description": q.description}
-            for q in declared.query
+            {"name": q.name, "in": q.location, "schema": q.schema, "description": q.description}
+            for q in declared.parameters
         ]
     if {*LINKED, "ruleset_id"} & set(rule.arguments):
         op["security"] = [{LINK: []}]
@@ -175,7 +176,7 @@ def _problems(rule: Rule, method: str, declared: Operation) -> list[int]:
     statuses = set(declared.errors)
     if declared.body is not None:
         statuses |= {400, 413, 415, 422}
-    if declared.query:
+    if declared.parameters:
         statuses |= {422}
     if set(LINKED) & set(rule.arguments):
         statuses |= {401, 404, 410}

@@ -44,7 +44,7 @@ def _filters() -> Filters:
     return filters
 
 
-@documented({200: Record}, query=RECORD_FILTERS)
+@documented({200: Record}, parameters=RECORD_FILTERS)
 def record_show(table_id: int) -> tuple[Response, int]:
     """Show each person's figures over the table's finished games, under the filters."""
     table, _access = open_table(table_id, change=False)
@@ -53,7 +53,7 @@ def record_show(table_id: int) -> tuple[Response, int]:
     return answer(Record(filters=RecordFilters.of(filters), people=figures))
 
 
-@documented({200: PersonRecord}, query=RECORD_FILTERS)
+@documented({200: PersonRecord}, parameters=RECORD_FILTERS)
 def people_show(table_id: int, player_id: int) -> tuple[Response, int]:
     """Show a person's figures and head-to-head with each person they played."""
     table, _access = open_table(table_id, change=False)

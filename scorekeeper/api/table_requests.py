@@ -9,17 +9,17 @@ from pydantic import Field
 from ..rules.bounds import NAME_LENGTH
 from ..tables.people import TABLE_NAME_LENGTH
 from .fields import MAX_ID, text, whole
-from .openapi import Query
+from .openapi import Parameter
 from .request_base import Body
 from .requests import PlayerName, Seating
 
 PersonId = Annotated[whole(MAX_ID), Field(description="A person's id at this table.")]  # type: ignore[valid-type]
 RECORD_FILTERS = (
-    Query("ruleset", {"type": "string"}, "Only games of this preset (its key)."),
-    Query("since", {"type": "string", "format": "date"}, "Only games from this day on."),
-    Query("until", {"type": "string", "format": "date"}, "Only games up to this day."),
+    Parameter("ruleset", {"type": "string"}, "Only games of this preset (its key)."),
+    Parameter("since", {"type": "string", "format": "date"}, "Only games from this day on."),
+    Parameter("until", {"type": "string", "format": "date"}, "Only games up to this day."),
 )
-BEFORE = Query(
+BEFORE = Parameter(
     "before",
     {"type": "integer", "minimum": 0, "maximum": MAX_ID},
     "The games before this id (a page's `older`); left out, the newest.",

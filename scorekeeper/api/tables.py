@@ -57,7 +57,7 @@ def table_links_create(table_id: int, role: str) -> tuple[Response, int]:
     return answer(Links(edit=table.edit_token, view=table.view_token))
 
 
-@documented({200: TableGames}, query=(BEFORE,))
+@documented({200: TableGames}, parameters=(BEFORE,))
 def table_games_index(table_id: int) -> tuple[Response, int]:
     """List the table's games, newest first, 20 a page."""
     table, access = open_table(table_id, change=False)

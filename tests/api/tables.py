@@ -41,10 +41,19 @@ class TableApi:
         return response.json
 
     def call(
-        self, method: str, path: str = "", body: Any = None, token: str | None = None, **kw: Any
+        self,
+        method: str,
+        path: str = "",
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+        **kw: Any,
     ) -> TestResponse:
-        """Send a request about the table, with its edit link (or `token`)."""
-        headers = bearer(self.links["edit_token"] if token is None else token)
+        """Send a request about the table, with its edit link (or `token`) and `headers`."""
+        headers = {
+            **bearer(self.links["edit_token"] if token is None else token),
+            **(headers or {}),
+        }
         send = getattr(self.client, method)
         if body is None:
             return send(self.url + path, headers=headers, **kw)  # type: ignore[no-any-return]

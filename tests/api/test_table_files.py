@@ -10,6 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.extensions import db
+from scorekeeper.games import house_rules
+from scorekeeper.rules.presets import MAY_I
 from tests.tables.backups import stored_facts
 from tests.tables.test_restore_round_trip import fresh
 
@@ -17,6 +20,7 @@ from .conftest import assert_problem, bearer
 from .tables import BEN_WINS, TableApi, play
 
 __all__ = ["fresh"]  # the fixture: the app again on a fresh database of the same kind
+HELD = "Scorekeeper-Rule-Sets"
 
 
 @pytest.fixture
@@ -123,3 +127,20 @@ def test_a_file_the_restore_refuses_changes_nothing_and_says_why(
         client.post("/api/v1/tables/restore", data=b"{", content_type="application/json"), 422
     )
     assert client.post("/api/v1/tables/restore", data=b"{}").status_code == 415
+
+
+def test_the_backup_holds_the_saved_sets_the_client_names_and_no_others(
+    app: Flask, played: TableApi
+) -> None:
+    with app.app_context():
+        mine, other = (house_rules.create(name, MAY_I) for name in ("Ours", "Theirs"))
+        held = f"{mine.id}={mine.token}, {other.id}={'x' * 32}"
+        db.session.remove()
+    assert played.ok("get", "/backup")["house_rules"] == []
+    named = played.call("get", "/backup", headers={HELD: held}).json["house_rules"]
+    assert [saved["name"] for saved in named] == ["Ours"]
+    for wrong in ("", "7", "7=", "a=b", "7=abc;8=def", "7=a\t"):
+        refused = played.call("get", "/backup", headers={HELD: wrong})
+        assert assert_problem(refused, 422, HELD)["errors"][HELD] == [
+            "Give each saved rule set as its id=token, separated by commas."
+        ]
