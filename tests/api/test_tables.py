@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import house_rules
 from scorekeeper.models import CardTable, Game
 from scorekeeper.rules.presets import MAY_I
+from tests.databases import close, make_app
 
 from .conftest import assert_problem, bearer
 from .tables import TableApi
@@ -174,3 +176,21 @@ def test_the_games_come_20_a_page_newest_first(tables: TableApi) -> None:
     assert [g["players"] for g in rest["games"]] == [["A0", "B0"]] and rest["older"] is None
     assert_problem(tables.call("get", "/games?before=x"), 422, "before")
     assert_problem(tables.call("get", f"/games?before={2**31}"), 422, "before")
+
+
+def test_starting_table_games_and_guessing_table_links_count_towards_the_limits(
+    database_url: str, tmp_path: Path
+) -> None:
+    limits = {"RATELIMIT_NEW_GAMES": "2 per minute", "RATELIMIT_LINK_MISSES": "3 per minute"}
+    app = make_app(database_url, str(tmp_path), RATELIMIT_ENABLED=True, **limits)
+    try:
+        tables = TableApi(app.test_client())
+        tables.open()
+        start = {"ruleset": "may-i", "players": ["Anna", "Ben"]}
+        codes = [tables.call("post", "/games", start).status_code for _ in range(2)]
+        refused = tables.client.post("/api/v1/games", json=start)
+        assert codes == [201, 201] and refused.status_code == 429
+        misses = [tables.call("get", token=f"guess{i}").status_code for i in range(3)]
+        assert misses == [404] * 3 and tables.call("get").status_code == 429
+    finally:
+        close(app)
