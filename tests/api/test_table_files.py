@@ -144,3 +144,18 @@ def test_the_backup_holds_the_saved_sets_the_client_names_and_no_others(
         assert assert_problem(refused, 422, HELD)["errors"][HELD] == [
             "Give each saved rule set as its id=token, separated by commas."
         ]
+
+
+def test_a_restore_takes_a_backup_larger_than_other_requests(
+    app: Flask, played: TableApi, fresh: Callable[[], Flask]
+) -> None:
+    padded = played.call("get", "/backup").get_data() + b" " * (300 * 1024)  # past 256 KiB
+    assert (
+        played.client.post(
+            "/api/v1/tables", data=padded, content_type="application/json"
+        ).status_code
+        == 413
+    )
+    restorer = fresh().test_client()
+    done = restorer.post("/api/v1/tables/restore", data=padded, content_type="application/json")
+    assert done.status_code == 201, done.get_data(as_text=True)
