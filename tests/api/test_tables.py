@@ -14,7 +14,7 @@ from scorekeeper.models import CardTable, Game
 from scorekeeper.rules.presets import MAY_I
 from tests.databases import close, make_app
 
-from .conftest import assert_problem, bearer
+from .conftest import api_routes, assert_problem, bearer, rule_url
 from .tables import TableApi
 
 # Every route about a table that changes it, with a body it takes: the view link is refused.
@@ -194,3 +194,24 @@ def test_starting_table_games_and_guessing_table_links_count_towards_the_limits(
         assert misses == [404] * 3 and tables.call("get").status_code == 429
     finally:
         close(app)
+
+
+def test_every_table_route_refuses_no_link_a_wrong_one_and_a_replaced_one(
+    app: Flask, tables: TableApi
+) -> None:
+    tables.open()
+    tables.start(["Anna", "Ben"])
+    old = tables.links["edit_token"]
+    tables.links["edit_token"] = tables.ok("post", "/links/edit", {})["edit"]
+    anna = tables.person("Anna")
+    routes = [(m, r) for m, r in api_routes(app) if "table_id" in r.arguments]
+    assert len(routes) == 11
+    for method, rule in routes:
+        url = rule_url(rule, 0, table_id=tables.id, player_id=anna, role="view")
+        send = getattr(tables.client, method)
+        body = {} if method in ("post", "put") else None
+        assert_problem(send(url, json=body), 401)
+        assert_problem(send(url, json=body, headers=bearer("x" * 32)), 404)
+        assert_problem(send(url, json=body, headers=bearer(old)), 410)
+        elsewhere = url.replace(f"/tables/{tables.id}", "/tables/999", 1)
+        assert_problem(send(elsewhere, json=body, headers=bearer(tables.links["edit_token"])), 404)
