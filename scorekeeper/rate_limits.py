@@ -20,9 +20,9 @@ from werkzeug.wrappers import Response
 from .security import LINK_PREFIXES
 from .unchanged_poll import LINK_MISSES
 
-NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
+NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create", "api.table_games_create")
 # Game, table and saved rule set links: a miss on any is a guess at a secret token.
-LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/rulesets/saved/")
+LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/tables/", "/api/v1/rulesets/saved/")
 MISSES = (401, 404, 410)  # no link, no such game or link, a replaced link
 
 

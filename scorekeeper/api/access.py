@@ -1,13 +1,14 @@
-"""Which game a request may read or change: the game's edit or view link, as a bearer token."""
+"""Which game or table a request may read or change: its edit or view link, as a bearer token."""
 
 from __future__ import annotations
 
 from flask import request
 
-from ..capability_links import LinkRefused
+from ..capability_links import Access, LinkRefused
 from ..games import links
 from ..games.state import GameState
-from ..models import Game
+from ..models import CardTable, Game
+from ..tables import links as table_links
 from .problems import Problem
 
 CHALLENGE = ("WWW-Authenticate", 'Bearer realm="scorekeeper"')
@@ -52,6 +53,15 @@ def open_version(game_id: int) -> int:
     except LinkRefused as refusal:
         raise _problem(refusal) from None
     return version
+
+
+def open_table(table_id: int, *, change: bool) -> tuple[CardTable, Access]:
+    """The table this request's link opens, as the pages open it (tables.links.open_table),
+    and which link it is; refused as open_game refuses, and a change locks the table first."""
+    try:
+        return table_links.open_table(table_id, bearer_token(), change=change)
+    except LinkRefused as refusal:
+        raise _problem(refusal) from None
 
 
 def _problem(refusal: LinkRefused) -> Problem:

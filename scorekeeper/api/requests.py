@@ -68,16 +68,15 @@ class Action(Body):
     version: Version = None
 
 
-class NewGame(Body):
-    """Start a game: first_dealer null cuts for the deal at random."""
+class Seating(Body):
+    """Who sits where in a new game: first_dealer null cuts for the deal at random."""
 
-    ruleset: RuleSetChoice
     players: Players
     first_dealer: Seat | None = None
     decks: whole(MAX_DECKS) | None = None  # type: ignore[valid-type]
 
     @model_validator(mode="after")
-    def _table(self) -> NewGame:
+    def _table(self) -> Seating:
         """Each name differs from the others in any case; the first dealer sits at the table."""
         errors: dict[str, list[Message]] = {}
         seen: set[str] = set()
@@ -88,8 +87,14 @@ class NewGame(Body):
         if self.first_dealer is not None and self.first_dealer >= len(self.players):
             errors["first_dealer"] = [msg(SEAT_OUTSIDE, value=self.first_dealer)]
         if errors:
-            raise problems_at("NewGame", errors)
+            raise problems_at(type(self).__name__, errors)
         return self
+
+
+class NewGame(Seating):
+    """Start a game: first_dealer null cuts for the deal at random."""
+
+    ruleset: RuleSetChoice
 
 
 class SeatChange(Action):

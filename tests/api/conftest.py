@@ -13,6 +13,7 @@ from werkzeug.test import TestResponse
 PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
 SAFE = {"GET", "HEAD", "OPTIONS"}
 URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i", "ruleset_id": 1}
+URL_VALUES |= {"table_id": 1, "player_id": 1}  # a table and its person, where one is made
 POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:
 # (endpoint, URL values, body). Tests check this covers every such route in the URL map.
@@ -106,6 +107,14 @@ def bearer(token: str) -> dict[str, str]:
 def api(client: FlaskClient) -> Api:
     """The JSON API of a fresh app, on each database."""
     return Api(client)
+
+
+@pytest.fixture
+def tables(client: FlaskClient) -> Any:
+    """The table routes of a fresh app's API, on each database (a tables.TableApi)."""
+    from .tables import TableApi  # it builds on this module's Api
+
+    return TableApi(client)
 
 
 def buys_of(state: Any) -> list[int]:
