@@ -80,12 +80,12 @@ def saved_create() -> tuple[Response, int, dict[str, str]]:
     return response, status, {"Location": url_for(".saved_show", ruleset_id=saved.id)}
 
 
-def _opened(ruleset_id: int) -> HouseRules:
+def _opened(ruleset_id: int, *, change: bool = False) -> HouseRules:
     """The set this request's bearer token opens: 401 without one, 404 for any other."""
     token = bearer_token()
     if token is None:
         raise Problem(401, msg(NO_TOKEN), headers=[CHALLENGE])
-    return house_rules.get(ruleset_id, token)
+    return house_rules.get(ruleset_id, token, change=change)
 
 
 @documented({200: SavedRuleSet})
@@ -97,7 +97,7 @@ def saved_show(ruleset_id: int) -> tuple[Response, int]:
 @documented({200: SavedRuleSet}, SavedRuleSetRequest)
 def saved_update(ruleset_id: int) -> tuple[Response, int]:
     """Replace a saved house rule set; games started with it keep their own copy."""
-    saved = _opened(ruleset_id)  # as for a game: the link first, then the body
+    saved = _opened(ruleset_id, change=True)  # as for a game: the link first, then the body
     body = read(SavedRuleSetRequest)
     return answer(SavedRuleSet.of(house_rules.update(saved, body.name, body.rules)))
 
@@ -105,7 +105,7 @@ def saved_update(ruleset_id: int) -> tuple[Response, int]:
 @documented({200: SavedRuleSet})
 def saved_delete(ruleset_id: int) -> tuple[Response, int]:
     """Delete a saved house rule set and answer it as it was; its games keep their copy."""
-    saved = _opened(ruleset_id)
+    saved = _opened(ruleset_id, change=True)
     gone = SavedRuleSet.of(saved)
     house_rules.delete(saved)
     return answer(gone)
