@@ -45,10 +45,12 @@ def _sqlite_begin(turns: Turns, connection: Connection) -> None:
 
 def _sqlite_turns(engine: Engine) -> None:
     """Let a process's SQLite writers take turns: each ends its turn once its transaction has
-    (at its connection's return to the pool: the commit or rollback is done by then)."""
+    (at its connection's return to the pool: the commit or rollback is done by then), or
+    when its connection is invalidated or closed instead, so no turn outlives its writer."""
     turns = Turns()
     event.listen(engine, "begin", partial(_sqlite_begin, turns))
-    event.listen(engine, "checkin", lambda _dbapi, record: end_turn(turns, record.info))
+    for ends in ("checkin", "invalidate", "soft_invalidate", "close", "detach"):
+        event.listen(engine, ends, lambda _dbapi, record, *_: end_turn(turns, record.info))
 
 
 def lock_game(game_id: int) -> None:
