@@ -85,6 +85,7 @@ bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
+	$(BIN)/python bench/write_tail.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.
 lighthouse: install translations

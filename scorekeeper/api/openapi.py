@@ -20,7 +20,7 @@ View = TypeVar("View", bound=Callable[..., Any])
 Schema = dict[str, Any]
 REASONS = {
     400: "The body is not a JSON object.",
-    401: "No link token was sent (Authorization: Bearer <token>).",
+    401: "No link token was sent (Authorization: Bearer <token>), or it opens nothing here.",
     403: "A view link asked for a change.",
     404: "No such game, table, person, rule set or URL.",
     409: "Another change to the game happened at the same moment, or since `version`.",
@@ -35,8 +35,8 @@ DESCRIPTION = (
     "an `errors` object of messages per field, in the language of Accept-Language. Changes "
     "to one game are made one at a time; send the `version` you last read with each, and a "
     "change that another client's overtook is refused with 409 and the game as it now stands "
-    "(`game`). Bodies are I-JSON (RFC 7493): text with a lone surrogate is refused, and a "
-    "whole number is sent as one (2, not 2.0)."
+    "(`game`). Bodies are I-JSON (RFC 7493): text with a lone surrogate is refused; a whole "
+    "number may be sent as 2 or 2.0, never as 2.5."
 )
 LINK = "link"
 LINKED = ("game_id", "table_id")  # a URL naming one of these opens with its link
