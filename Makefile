@@ -73,11 +73,12 @@ check: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# pytest-xdist: one worker per core (TEST_WORKERS=0 runs the suite in one process);
-# a group (`xdist_group`) stays on one worker. docs/TESTING.md has the figures.
+# pytest-xdist: one worker per core (TEST_WORKERS=0 runs the suite in one process). A file
+# stays on one worker, so a module's fixtures run once: tests/hosting/test_package.py builds
+# the package in the checkout, and two builds at once would collide. See docs/TESTING.md.
 TEST_WORKERS ?= auto
 test: check translations
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
 BENCH_ARGS ?= --profile

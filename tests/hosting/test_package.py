@@ -24,9 +24,6 @@ from babel.messages.pofile import read_po
 from scorekeeper import __version__
 from tools.nginx_proxy import free_port, wait_for
 
-# Its module fixture builds the package in the checkout: once, on one pytest-xdist worker.
-pytestmark = pytest.mark.xdist_group("package")
-
 ROOT = Path(__file__).parent.parent.parent
 CATALOGS = ROOT / "scorekeeper" / "translations"
 LANGUAGES = ("en", "de", "nl", "es")
