@@ -51,16 +51,6 @@ window.addEventListener("online", () => {
   else document.getElementById("offline-banner")?.setAttribute("hidden", "");
 });
 
-// This phone's own change answers with the game's new version (Game-Version): the undo form
-// follows it, so the next "Undo" undoes that change instead of calling it another phone's.
-document.addEventListener("htmx:afterRequest", (event) => {
-  const version = event.detail.successful && event.detail.xhr.getResponseHeader("Game-Version");
-  if (!version) return;
-  for (const input of document.querySelectorAll("form[data-follows-version] [name=version]")) {
-    input.value = version;
-  }
-});
-
 // A refusal stays until this phone does something else: a live refresh of its region (another
 // phone's change) would redraw it away, so it is put back where it was.
 const keptRefusals = new Map(); // id of the element that held it → the refusal
@@ -85,52 +75,6 @@ document.addEventListener("htmx:afterSettle", () => {
   for (const [place, refusal] of keptRefusals) {
     const parent = document.getElementById(place);
     if (parent && !parent.querySelector("[data-refusal]")) parent.append(refusal);
-  }
-});
-
-// A change that never reached the server, or that the server failed on (5xx), says "Not saved"
-// where it was made and offers to try again. Nothing was swapped, so the form still holds what
-// was entered and its one-time action_id: a retry after an unclear failure records only once.
-const texts = () => document.getElementById("offline-banner")?.dataset ?? {};
-
-function notSaved(detail, serverError) {
-  const source = detail.elt;
-  // htmx sends the button that submitted a form (a Buy's seat): the retry presses it again.
-  const pressed = detail.requestConfig.triggeringEvent?.submitter ?? source;
-  const form = source.closest("form") ?? source;
-  // A form of many rows (the buys) says it in the row of the pressed button, else after it.
-  const row = pressed.closest?.("form li");
-  const place = row ?? form.parentElement;
-  place.querySelector(":scope > .not-saved")?.remove();
-  const box = document.createElement("div");
-  box.className = "not-saved";
-  box.setAttribute("role", "alert");
-  const text = document.createElement("span");
-  text.textContent = serverError ? texts().serverError : texts().notSaved;
-  const retry = document.createElement("button");
-  retry.type = "button";
-  retry.textContent = texts().retry;
-  retry.addEventListener("click", () => {
-    box.remove();
-    if (pressed.isConnected && pressed.tagName === "BUTTON") pressed.click();
-    else form.requestSubmit();
-  });
-  box.append(text, retry);
-  if (row) row.append(box);
-  else form.after(box);
-}
-
-document.addEventListener("htmx:beforeRequest", (event) => {
-  if (event.detail.requestConfig.verb === "get") return;
-  for (const box of document.querySelectorAll(".not-saved")) box.remove();
-});
-document.addEventListener("htmx:sendError", (event) => {
-  if (event.detail.requestConfig.verb !== "get") notSaved(event.detail, false);
-});
-document.addEventListener("htmx:responseError", (event) => {
-  const status = event.detail.xhr.status;
-  if (status >= 500 && event.detail.requestConfig.verb !== "get") {
-    notSaved(event.detail, true);
   }
 });
 
@@ -173,13 +117,9 @@ function restoreDraft(form) {
   notice.dataset.restoredNotice = "";
   notice.textContent = form.dataset.restored;
   form.before(notice);
-  // The server draws the tapped cards and counts them: ask it to redraw each restored hand
-  // with cards (only those, so what is typed meanwhile elsewhere stays).
-  const tapUrl = form.querySelector("button[name=tap]")?.getAttribute("hx-post");
+  // The server counts the tapped cards: ask it for each restored hand's sum (hands.js).
   for (const [name, value] of Object.entries(entry)) {
-    if (!tapUrl || !window.htmx || !name.startsWith("cards_") || !value) continue;
-    const hand = `#hand-${name.slice("cards_".length)}`;
-    htmx.ajax("POST", tapUrl, { source: form, target: hand, select: hand, swap: "outerHTML" });
+    if (name.startsWith("cards_") && value) restoredHand(form, name.slice("cards_".length));
   }
 }
 
@@ -213,22 +153,4 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (form && event.detail.elt === form && event.detail.xhr.getResponseHeader("HX-Redirect")) {
     localStorage.removeItem(draftKey(form));
   }
-});
-
-// One answer per hand: typing points for a hand with tapped cards drops the cards and says so
-// (a tapped card dropping typed points is said by the server, which counts the cards).
-document.addEventListener("input", (event) => {
-  const points = event.target.closest?.("fieldset.hand input[name^=points_]");
-  if (!points || points.value === "") return;
-  const hand = points.closest("fieldset.hand");
-  const cards = hand.querySelector("input[name^=cards_]");
-  if (!cards || cards.value === "") return;
-  cards.value = "";
-  hand.querySelector("[data-testid^=tally-]")?.remove();
-  for (const count of hand.querySelectorAll(".rank sup")) count.remove();
-  for (const rank of hand.querySelectorAll(".rank")) rank.setAttribute("aria-label", rank.textContent);
-  const note = hand.querySelector("[data-hand-note]");
-  note.textContent = note.dataset.typedReplace;
-  note.hidden = false;
-  saveDraft(points.form);
 });

@@ -92,9 +92,11 @@ def tap_cards(page: Page, name: str, codes: list[str]) -> list[int]:
     for code in codes:
         rank_button(cards, code).click()
         tapped[code] += 1
-        # The server answers with the hand: wait for the new count before reading the sum.
+        # The tap counts on the phone at once; the server then says the sum ("…" meanwhile).
         expect(rank_button(cards, code, str(tapped[code]))).to_be_visible()
-        sums.append(int(cards.get_by_test_id(re.compile(r"tally-\d")).inner_text()))
+        tally = cards.get_by_test_id(re.compile(r"tally-\d"))
+        expect(tally).not_to_have_text("…")
+        sums.append(int(tally.inner_text()))
     return sums
 
 

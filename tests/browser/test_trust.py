@@ -299,7 +299,7 @@ def test_a_server_error_says_not_saved_and_keeps_the_tap(open_phone: Callable[..
     page.route("**/buys", lambda route: route.fulfill(status=500, body="boom"), times=1)
     buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
-        re.compile("^Not saved: the server had a problem.")
+        re.compile("^Buy: Ben — Not saved: the server had a problem.")
     )
     buy_row(page, "Ben").get_by_role("button", name="Try again").click()
     expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")

@@ -1,0 +1,143 @@
+// The end-of-round form's hands. A card tap adds its card on the phone: to the hand's hidden
+// list of cards (what is saved) and to the button's count, at once and without the network, so
+// taps never wait for one another or get lost offline. The server, whose rules count the cards,
+// then says the sum for the hand's latest list; offline, when the phone is back online.
+
+const counting = new Map(); // seat → the count on its way (a newer tap cancels it)
+const uncounted = new Set(); // seats whose sum waits for the network
+
+const cardsOf = (form, seat) => form.elements[`cards_${seat}`];
+
+function drawCounts(hand, seat, codes) {
+  const buttons = hand.querySelector(".rank-buttons");
+  for (const rank of hand.querySelectorAll("button.rank")) {
+    rank.querySelector("sup")?.remove();
+    const label = rank.textContent;
+    const tapped = codes.filter((code) => `${seat}:${code}` === rank.value).length;
+    if (tapped) {
+      const sup = document.createElement("sup");
+      sup.textContent = `×${tapped}`;
+      rank.append(sup);
+      const said = tapped === 1 ? buttons.dataset.one : buttons.dataset.other;
+      rank.setAttribute("aria-label", `${label}, ${said.replace(/\d+/, tapped)}`);
+    } else {
+      rank.setAttribute("aria-label", label);
+    }
+  }
+}
+
+// The sum while the server counts: "…", and a word when it must wait for the network.
+function drawPending(hand, seat, waiting) {
+  const summary = hand.querySelector("details.card-taps > summary");
+  let tally = summary.querySelector(`[data-testid="tally-${seat}"]`);
+  if (!tally) {
+    tally = document.createElement("strong");
+    tally.dataset.testid = `tally-${seat}`;
+    summary.append(":\u00a0", tally);
+  }
+  tally.textContent = "…";
+  let later = hand.querySelector("[data-count-later-note]");
+  if (waiting && !later) {
+    later = document.createElement("p");
+    later.className = "note";
+    later.dataset.countLaterNote = "";
+    later.textContent = hand.querySelector(".rank-buttons").dataset.countLater;
+    hand.querySelector(".rank-buttons").after(later);
+  }
+  if (!waiting) later?.remove();
+}
+
+function countHand(form, seat) {
+  const hand = document.getElementById(`hand-${seat}`);
+  const url = hand?.querySelector("button[name=tap]")?.getAttribute("formaction");
+  if (!url) return;
+  counting.get(seat)?.abort();
+  const controller = new AbortController();
+  counting.set(seat, controller);
+  const sent = cardsOf(form, seat).value;
+  drawPending(hand, seat, false);
+  const body = new FormData(form);
+  body.delete("tap");
+  fetch(url, { method: "POST", body, signal: controller.signal, credentials: "same-origin" })
+    .then((answer) => {
+      if (answer.status >= 500) throw new Error(`status ${answer.status}`);
+      return answer.text();
+    })
+    .then((html) => {
+      uncounted.delete(seat);
+      if (cardsOf(form, seat).value !== sent) return; // a later tap's count is on its way
+      const drawn = new DOMParser().parseFromString(html, "text/html");
+      const taps = drawn.querySelector(`#hand-${seat} details.card-taps`);
+      const current = document.getElementById(`hand-${seat}`);
+      if (!taps || !current) return;
+      current.querySelector("details.card-taps").replaceWith(document.importNode(taps, true));
+      current.querySelector("[data-count-later-note]")?.remove();
+      current.classList.toggle("has-error", Boolean(current.querySelector(".error")));
+    })
+    .catch((error) => {
+      if (controller.signal.aborted && error.name === "AbortError") return;
+      uncounted.add(seat);
+      const current = document.getElementById(`hand-${seat}`);
+      if (current) drawPending(current, seat, true);
+    });
+}
+
+// A hand restored from this phone's draft (app.js): its counts drawn, its sum asked for.
+function restoredHand(form, seat) {
+  const hand = document.getElementById(`hand-${seat}`);
+  if (!hand) return;
+  hand.querySelector("details.card-taps").open = true;
+  drawCounts(hand, seat, cardsOf(form, seat).value.split(" ").filter(Boolean));
+  countHand(form, seat);
+}
+
+// One answer per hand: a tapped card replaces typed points, and the hand says so.
+function dropTypedPoints(hand) {
+  const points = hand.querySelector("input[name^=points_]");
+  if (!points || points.value === "") return;
+  const note = hand.querySelector("[data-hand-note]");
+  note.textContent = note.dataset.tapReplace.replace("{points}", points.value);
+  note.hidden = false;
+  points.value = "";
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("form[data-draft] fieldset.hand button[name=tap]");
+  if (!button) return;
+  event.preventDefault(); // without JavaScript the tap posts instead
+  const form = button.form;
+  const [seat, code] = button.value.split(":");
+  const hand = document.getElementById(`hand-${seat}`);
+  const cards = cardsOf(form, seat);
+  const codes = code === "clear" ? [] : [...cards.value.split(" ").filter(Boolean), code];
+  cards.value = codes.join(" ");
+  if (code !== "clear") dropTypedPoints(hand);
+  drawCounts(hand, seat, codes);
+  saveDraft(form);
+  countHand(form, seat);
+});
+
+window.addEventListener("online", () => {
+  const form = document.querySelector("form[data-draft]");
+  if (!form) return;
+  for (const seat of [...uncounted]) countHand(form, seat);
+});
+
+// One answer per hand: typing points for a hand with tapped cards drops the cards and says so.
+document.addEventListener("input", (event) => {
+  const points = event.target.closest?.("fieldset.hand input[name^=points_]");
+  if (!points || points.value === "") return;
+  const hand = points.closest("fieldset.hand");
+  const cards = hand.querySelector("input[name^=cards_]");
+  if (!cards || cards.value === "") return;
+  cards.value = "";
+  counting.get(hand.id.slice("hand-".length))?.abort();
+  hand.querySelector("[data-testid^=tally-]")?.remove();
+  hand.querySelector("[data-count-later-note]")?.remove();
+  for (const count of hand.querySelectorAll(".rank sup")) count.remove();
+  for (const rank of hand.querySelectorAll(".rank")) rank.setAttribute("aria-label", rank.textContent);
+  const note = hand.querySelector("[data-hand-note]");
+  note.textContent = note.dataset.typedReplace;
+  note.hidden = false;
+  saveDraft(points.form);
+});
