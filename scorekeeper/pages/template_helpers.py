@@ -64,10 +64,12 @@ def rank_buttons() -> list[tuple[str, str]]:
 
 
 def hand_text(counts: dict[str, int]) -> str:
-    """Tapped cards as the table reads them: "K K 7 🃏", with the language's rank letters."""
+    """Tapped cards as the table reads them: "K K 7 JK", with the language's rank letters."""
     locale = current_locale()
     return " ".join(
-        "🃏" if code == Rank.JOKER.code else RANKS_BY_CODE[code].label(locale)
+        rank_letter(Rank.JOKER, locale)
+        if code == Rank.JOKER.code
+        else RANKS_BY_CODE[code].label(locale)
         for code, count in counts.items()
         for _ in range(count)
     )

@@ -150,6 +150,7 @@ def test_a_whole_game_of_may_i_at_phone_size(page: Page, artifacts: Path) -> Non
     called.get_by_label("Dan").check()
     page.get_by_role("button", name="Who gets the card?").click()
     ruling = page.locator("#arbiter").get_by_role("status")
+    expect(ruling.get_by_test_id("ruling-winner")).to_have_text("Carla gets the card.")
     expect(ruling).to_contain_text("The nearest caller clockwise buys the card")
     expect(ruling).to_contain_text("Dan: A caller nearer the discarder's left gets the card.")
     page.get_by_role("button", name="Record the buy for Carla").click()

@@ -191,3 +191,31 @@ def test_card_taps_on_a_slow_network_are_all_counted(slow_phone: Phone) -> None:
     expect(carla.get_by_test_id("tally-2")).to_have_text("32")
     for code in ("K", "Q", "J", "2"):
         expect(rank_button(carla, code, "1")).to_be_visible()
+
+
+def test_hearts_and_diamonds_show_red_and_a_joker_is_no_star(page: Page) -> None:
+    start_game(page)
+    page.get_by_text("Check a meld or a laydown").click()
+    checker = page.locator("#checker")
+    checker.get_by_label("one book").check()
+    checker.get_by_label("Cards (melds apart with |)").fill("7H 7S JK")
+    checker.get_by_role("button", name="Check", exact=True).click()
+    melds = page.get_by_test_id("checked-melds")
+    expect(melds).to_have_text("7♥ 7♠ JK")
+    colour = "(el) => getComputedStyle(el).color"
+    red, black = melds.locator(".red-suit"), melds.get_by_text("7♠")
+    expect(red).to_have_text("7♥")
+    assert red.evaluate(colour) != black.evaluate(colour)
+
+
+def test_the_table_display_fills_a_tablet_in_big_type(page: Page, artifacts: Path) -> None:
+    start_game(page)
+    page.get_by_role("link", name="Table display").click()
+    page.set_viewport_size({"width": 1180, "height": 820})
+    display = page.locator("#display")
+    expect(display).to_be_visible()
+    size = display.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
+    assert size >= 36, f"{size} px type on the table display"
+    page.screenshot(path=str(artifacts / "table-display-1180x820.png"))
+    height = display.evaluate("(el) => el.getBoundingClientRect().height")
+    assert height >= 0.55 * 820, f"the display fills {height} px of 820"
