@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 import segno
-from flask import Flask, g
+from flask import Flask, g, url_for
 from flask_babel import format_date, format_time
 from markupsafe import Markup
 
@@ -21,6 +21,7 @@ from ..rules.sheet_words import buy_call, set_name, worded
 from ..rules.table import describe_contract
 from .charts import running_chart
 from .home import current_theme
+from .table_links import remembered_tables
 
 
 def new_action_id() -> str:
@@ -92,6 +93,12 @@ def qr_svg(url: str) -> Markup:
     return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
 
 
+def table_url(table_id: int | None) -> str | None:
+    """The page of the table a game was played at, if this browser opened that table's link."""
+    token = None if table_id is None else remembered_tables().get(table_id)
+    return None if token is None else url_for("tables.show", table_id=table_id, token=token)
+
+
 def init_app(app: Flask) -> None:
     """Make the helpers the templates use available to them."""
     app.jinja_env.globals.update(
@@ -111,4 +118,5 @@ def init_app(app: Flask) -> None:
         format_time=format_time,
         format_date=format_date,
         current_theme=current_theme,
+        table_url=table_url,
     )

@@ -219,3 +219,9 @@ def test_the_table_display_fills_a_tablet_in_big_type(page: Page, artifacts: Pat
     page.screenshot(path=str(artifacts / "table-display-1180x820.png"))
     height = display.evaluate("(el) => el.getBoundingClientRect().height")
     assert height >= 0.55 * 820, f"the display fills {height} px of 820"
+
+
+def test_the_print_page_offers_a_print_button(page: Page) -> None:
+    start_game(page)
+    page.goto(page.url + "/print")
+    expect(page.get_by_role("button", name="Print")).to_be_visible()

@@ -1,0 +1,6 @@
+// The print page's Print button: a script file, as the CSP allows no inline script.
+const printButton = document.querySelector("button[data-print]");
+if (printButton) {
+  printButton.hidden = false;
+  printButton.addEventListener("click", () => window.print());
+}
