@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import secrets
+from ipaddress import ip_address
+from urllib.parse import urlsplit
 
 import segno
 from flask import Flask, g, url_for
@@ -93,6 +95,17 @@ def qr_svg(url: str) -> Markup:
     return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
 
 
+def points_at_this_machine(url: str) -> bool:
+    """Whether a link's host is a loopback address, which no other phone can open."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def table_url(table_id: int | None) -> str | None:
     """The page of the table a game was played at, if this browser opened that table's link."""
     token = None if table_id is None else remembered_tables().get(table_id)
@@ -119,4 +132,5 @@ def init_app(app: Flask) -> None:
         format_date=format_date,
         current_theme=current_theme,
         table_url=table_url,
+        points_at_this_machine=points_at_this_machine,
     )
