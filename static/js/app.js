@@ -110,6 +110,8 @@ function restoreDraft(form) {
     }
   }
   if (!changed) return;
+  // who went out: their hand is closed again (hands.js)
+  form.querySelector("input[name=went_out]:checked")?.dispatchEvent(new Event("change", { bubbles: true }));
   if (version !== undefined && form.elements.version) form.elements.version.value = version;
   const notice = document.createElement("p");
   notice.className = "note";

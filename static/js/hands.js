@@ -117,6 +117,14 @@ document.addEventListener("click", (event) => {
   countHand(form, seat);
 });
 
+// The player who went out holds no cards: their hand has no field to fill in.
+document.addEventListener("change", (event) => {
+  if (!event.target.matches?.("form[data-draft] input[name=went_out]")) return;
+  for (const hand of event.target.form.querySelectorAll("fieldset.hand")) {
+    hand.disabled = hand.id === `hand-${event.target.value}`;
+  }
+});
+
 window.addEventListener("online", () => {
   const form = document.querySelector("form[data-draft]");
   if (!form) return;

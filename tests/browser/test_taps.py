@@ -225,3 +225,29 @@ def test_the_print_page_offers_a_print_button(page: Page) -> None:
     start_game(page)
     page.goto(page.url + "/print")
     expect(page.get_by_role("button", name="Print")).to_be_visible()
+
+
+def test_a_refused_round_shows_its_first_error_and_the_player_out_has_no_field(
+    open_phone: Callable[..., Phone],
+) -> None:
+    phone = open_phone()
+    phone.allow(422)
+    page = phone.page
+    start_game(page)
+    open_round_form(page)
+    went_out(page, "Anna")
+    expect(hand(page, "Anna").get_by_label("Points")).to_be_disabled()
+    went_out(page, "Ben")  # changed their mind: Anna's hand opens again
+    expect(hand(page, "Anna").get_by_label("Points")).to_be_enabled()
+    expect(hand(page, "Ben").get_by_label("Points")).to_be_disabled()
+    hand(page, "Anna").get_by_label("Points").fill("-5")
+    hand(page, "Dan").get_by_label("Points").fill("40")
+    page.get_by_role("button", name="Save the round").click()
+    first = hand(page, "Anna").get_by_label("Points")
+    expect(first).to_be_focused()
+    expect(first).to_be_in_viewport()
+    # Every hand's refusal at once: Carla has no points either.
+    expect(hand(page, "Carla").get_by_role("alert")).to_have_text(
+        "Enter the points or the cards left in hand."
+    )
+    expect(hand(page, "Ben").get_by_label("Points")).to_be_disabled()  # still out after the redraw
