@@ -1,7 +1,89 @@
-// The end-of-round form's hands. A card tap adds its card on the phone: to the hand's hidden
-// list of cards (what is saved) and to the button's count, at once and without the network, so
-// taps never wait for one another or get lost offline. The server, whose rules count the cards,
-// then says the sum for the hand's latest list; offline, when the phone is back online.
+// The end-of-round form (loaded by it alone): entries kept on the phone as a draft, card taps
+// that add up on the phone, the hand of who went out closed, the first refusal shown.
+
+// Entries in progress on the end-of-round form are kept on this phone (localStorage, per game
+// and round) until saved: a reload, back/forward, a locked phone or a lost connection restores
+// them with a notice.
+const draftKey = (form) => `scorekeeper:draft:${form.dataset.draft}`;
+
+function saveDraft(form) {
+  const entry = {};
+  for (const field of form.elements) {
+    if (!field.name || ["csrf_token", "action_id", "tap"].includes(field.name)) continue;
+    if (field.type === "radio" && !field.checked) continue;
+    entry[field.name] = field.value;
+  }
+  localStorage.setItem(draftKey(form), JSON.stringify(entry));
+}
+
+function restoreDraft(form) {
+  const kept = JSON.parse(localStorage.getItem(draftKey(form)) ?? "null");
+  if (!kept) return;
+  let changed = false;
+  // The version the entry was begun on: saving it still notices another phone's change.
+  const { version, ...entry } = kept;
+  for (const [name, value] of Object.entries(entry)) {
+    for (const field of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+      if (field.type === "radio") {
+        if (field.value === value && !field.checked) { field.checked = true; changed = true; }
+      } else if (field.value !== value) {
+        field.value = value;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return;
+  // who went out: their hand is closed again
+  form.querySelector("input[name=went_out]:checked")?.dispatchEvent(new Event("change", { bubbles: true }));
+  if (version !== undefined && form.elements.version) form.elements.version.value = version;
+  const notice = document.createElement("p");
+  notice.className = "note";
+  notice.setAttribute("role", "status");
+  notice.dataset.restoredNotice = "";
+  notice.textContent = form.dataset.restored;
+  form.before(notice);
+  // The server counts the tapped cards: ask it for each restored hand's sum.
+  for (const [name, value] of Object.entries(entry)) {
+    if (name.startsWith("cards_") && value) restoredHand(form, name.slice("cards_".length));
+  }
+}
+
+function watchDraft() {
+  const form = document.querySelector("form[data-draft]");
+  if (!form || form.dataset.watched) return;
+  form.dataset.watched = "yes";
+  form.addEventListener("input", () => saveDraft(form));
+  form.addEventListener("change", () => saveDraft(form));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.querySelector("form[data-draft]");
+  if (form) restoreDraft(form);
+  watchDraft();
+});
+window.addEventListener("pageshow", (event) => {
+  const form = document.querySelector("form[data-draft]");
+  if (event.persisted && form) restoreDraft(form); // back/forward from the page cache
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  const form = document.querySelector("form[data-draft]");
+  // Only this phone's taps and restores change the entry; live refreshes leave it alone.
+  if (!form || event.detail.requestConfig?.verb !== "post") return;
+  watchDraft(); // the form was redrawn (a tap, a refusal): keep watching and keep its state
+  saveDraft(form);
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt.closest?.("form[data-draft]");
+  // Saved: the server answered with where to go next. A refusal (422/409) keeps the draft.
+  if (form && event.detail.elt === form && event.detail.xhr.getResponseHeader("HX-Redirect")) {
+    localStorage.removeItem(draftKey(form));
+  }
+});
+
+// A card tap adds its card on the phone: to the hand's hidden list of cards (what is saved) and
+// to the button's count, at once and without the network, so taps never wait for one another
+// or get lost offline. The server, whose rules count the cards, then says the sum for the
+// hand's latest list; offline, when the phone is back online.
 
 const counting = new Map(); // seat → the count on its way (a newer tap cancels it)
 const uncounted = new Set(); // seats whose sum waits for the network
@@ -148,4 +230,19 @@ document.addEventListener("input", (event) => {
   note.textContent = note.dataset.typedReplace;
   note.hidden = false;
   saveDraft(points.form);
+});
+
+// A refused save: its first error in view, and its field focused to fix it.
+let showError = false;
+document.addEventListener("htmx:afterRequest", (event) => {
+  showError = event.detail.xhr.status === 422 && event.detail.requestConfig.elt.tagName === "FORM";
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const error = showError && document.querySelector("main .error[role=alert]");
+  showError = false;
+  if (!error) return;
+  const place = error.closest(".field, fieldset") ?? error;
+  const field = place.querySelector("input:not([type=hidden]):not(:disabled), select, textarea");
+  error.scrollIntoView({ block: "center" });
+  field?.focus({ preventScroll: true });
 });

@@ -72,7 +72,6 @@ function follow(detail) {
     target?.removeEventListener("htmx:beforeSwap", onSwap);
     for (const element of pressed) element.removeAttribute("aria-busy");
     if (!aborted) answered(change, xhr);
-    if (xhr.status === 422 && elt.tagName === "FORM") showError = true;
   });
 }
 
@@ -155,18 +154,6 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   if (event.detail.requestConfig?.verb === "get") rememberFocus(event.detail.target);
 });
 document.addEventListener("htmx:oobBeforeSwap", (event) => rememberFocus(event.detail.target));
-// A refused form: its first error in view, and its field focused to fix it.
-let showError = false;
-function showFirstError() {
-  const error = showError && document.querySelector("main .error[role=alert]");
-  showError = false;
-  if (!error) return;
-  const place = error.closest(".field, fieldset") ?? error;
-  const field = place.querySelector("input:not([type=hidden]):not(:disabled), select, textarea");
-  error.scrollIntoView({ block: "center" });
-  if (field) field.focus({ preventScroll: true });
-}
-document.addEventListener("htmx:afterSettle", showFirstError);
 for (const type of ["htmx:afterSettle", "htmx:oobAfterSwap"]) {
   document.addEventListener(type, () => { drawUnsaved(); restoreFocus(); });
 }
