@@ -116,6 +116,23 @@ def _check_stock_ending(state: GameState, number: int, went_out: int | None) -> 
         raise RuleError(refusal, field="went_out")
 
 
+def hand_refusals(
+    state: GameState,
+    number: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> dict[int, RuleError]:
+    """Every hand's refusal at once, by seat, so a form shows them all instead of the first."""
+    refusals: dict[int, RuleError] = {}
+    for seat in _round_seats(state, number):
+        try:
+            _hand_result(state, number, seat, went_out, hands, cut_bonus_seat)
+        except RuleError as error:
+            refusals[seat] = error
+    return refusals
+
+
 def _round_end(
     seats: Sequence[int],
     results: Sequence[HandResult],

@@ -37,11 +37,18 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
     return response
 
 
+def _csv_download(body: str, filename: str) -> Response:
+    """A CSV file in UTF-8 with a byte order mark: Excel reads "Ömer" right only with one."""
+    response = _download("\ufeff" + body, "text/csv", filename)
+    response.charset = "utf-8"
+    return response
+
+
 @bp.get(f"{TABLE}/games.csv")
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, one row per game and player."""
     body = export.table_csv(games.all_games(g.table))
-    return _download(body, "text/csv", f"table-{table_id}-games.csv")
+    return _csv_download(body, f"table-{table_id}-games.csv")
 
 
 @bp.get(f"{TABLE}/backup.json")
@@ -56,7 +63,7 @@ def table_backup(table_id: int) -> Response:
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
     body = export.game_csv(game_state(load_game(game_id)))
-    return _download(body, "text/csv", f"game-{game_id}.csv")
+    return _csv_download(body, f"game-{game_id}.csv")
 
 
 @game_bp.get("/print")

@@ -106,7 +106,9 @@ def new() -> Response:
     rules = rules_by_key(request.args.get("from", MAY_I.key))
     if rules is None:
         abort(404)
-    return _editor(Draft.from_rules(rules))
+    # Named apart from what it starts from: saved as it is, New game lists two sets, not twins.
+    started_from = translate_text(set_name(rules))
+    return _editor(Draft.from_rules(rules, gettext("Copy of %(name)s", name=started_from)))
 
 
 @bp.post("/check")

@@ -193,20 +193,12 @@ def update(game_id: int, number: int) -> Response:
     state = game_state(game)
     form = _form_for(state, number)
     if not form.validate():
+        if not form.went_out.errors:  # who went out decides what every other hand needs
+            _attach_hand_refusals(state, number, form, _went_out(form))
         return _page(state, number, form, 422)
-    went_out = None if form.went_out.data == STOCK else int(form.went_out.data)
-    hands = {
-        seat: round_end.Hand(
-            points=getattr(form, f"points_{seat}").data,
-            counts=getattr(form, f"cards_{seat}").data or None,
-        )
-        for seat in _seats(state, number)
-    }
+    went_out, hands, cut_seat = _went_out(form), _hands(state, number, form), _cut_seat(form)
     record = state.rounds.get(number)
     correcting = record is not None and bool(record.results)
-    cut = getattr(form, "cut_bonus_seat", None)
-
-    cut_seat = int(cut.data) if cut is not None and cut.data else None
     try:
         warnings = round_end.record_result(
             game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data
@@ -219,6 +211,7 @@ def update(game_id: int, number: int) -> Response:
     except RuleError as error:
         state = game_state(load_game(game_id))
         _attach(form, worded(state.rules, error.message), error.field)
+        _attach_hand_refusals(state, number, form, went_out)
         return _page(state, number, form, 422)
     for warning in warnings:
         flash(translate(worded(state.rules, warning)), "warning")
@@ -235,6 +228,39 @@ def notice(game_id: int, number: int) -> Response:
     state = game_state(load_game(game_id))
     seen = request.args.get("v", type=int)
     return respond("rounds/edit.html", "rounds/_notice.html", state=state, number=number, seen=seen)
+
+
+def _went_out(form: FlaskForm) -> int | None:
+    """The seat that went out, or None when the stock ended the round."""
+    return None if form.went_out.data == STOCK else int(form.went_out.data)
+
+
+def _hands(state: GameState, number: int, form: FlaskForm) -> dict[int, round_end.Hand]:
+    """Each hand as entered; those whose fields hold no well-formed value are left out."""
+    hands = {}
+    for seat in _seats(state, number):
+        points, cards = getattr(form, f"points_{seat}"), getattr(form, f"cards_{seat}")
+        if not points.errors and not cards.errors:
+            hands[seat] = round_end.Hand(points=points.data, counts=cards.data or None)
+    return hands
+
+
+def _cut_seat(form: FlaskForm) -> int | None:
+    """Who made the exact cut, if the rules have a cut bonus and someone did."""
+    cut = getattr(form, "cut_bonus_seat", None)
+    return int(cut.data) if cut is not None and cut.data and not cut.errors else None
+
+
+def _attach_hand_refusals(
+    state: GameState, number: int, form: FlaskForm, went_out: int | None
+) -> None:
+    """Show every hand's refusal with the form's other errors, not only the first one found."""
+    hands = _hands(state, number, form)
+    refusals = round_end.hand_refusals(state, number, went_out, hands, _cut_seat(form))
+    for seat, error in refusals.items():
+        # A hand whose field is refused already says that first.
+        if seat in hands and not getattr(form, f"points_{seat}").errors:
+            _attach(form, worded(state.rules, error.message), error.field)
 
 
 def _attach(form: FlaskForm, message: Message, named: str | None) -> None:

@@ -77,7 +77,13 @@ def _new_game_page(form: NewGameForm, status: int = 200) -> Response:
     known = [p.name for p in people.people(g.table)]
     action = url_for("tables.start", table_id=g.table.id)
     return respond(
-        "games/new.html", "games/new.html", status, form=form, known=known, action=action
+        "games/new.html",
+        "games/new.html",
+        status,
+        form=form,
+        known=known,
+        action=action,
+        table=g.table,
     )
 
 

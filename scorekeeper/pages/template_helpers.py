@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import secrets
+from ipaddress import ip_address
+from urllib.parse import urlsplit
 
 import segno
-from flask import Flask, g
+from flask import Flask, g, url_for
 from flask_babel import format_date, format_time
 from markupsafe import Markup
 
@@ -21,6 +23,7 @@ from ..rules.sheet_words import buy_call, set_name, worded
 from ..rules.table import describe_contract
 from .charts import running_chart
 from .home import current_theme
+from .table_links import remembered_tables
 
 
 def new_action_id() -> str:
@@ -64,10 +67,12 @@ def rank_buttons() -> list[tuple[str, str]]:
 
 
 def hand_text(counts: dict[str, int]) -> str:
-    """Tapped cards as the table reads them: "K K 7 🃏", with the language's rank letters."""
+    """Tapped cards as the table reads them: "K K 7 JK", with the language's rank letters."""
     locale = current_locale()
     return " ".join(
-        "🃏" if code == Rank.JOKER.code else RANKS_BY_CODE[code].label(locale)
+        rank_letter(Rank.JOKER, locale)
+        if code == Rank.JOKER.code
+        else RANKS_BY_CODE[code].label(locale)
         for code, count in counts.items()
         for _ in range(count)
     )
@@ -90,6 +95,23 @@ def qr_svg(url: str) -> Markup:
     return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
 
 
+def points_at_this_machine(url: str) -> bool:
+    """Whether a link's host is a loopback address, which no other phone can open."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def table_url(table_id: int | None) -> str | None:
+    """The page of the table a game was played at, if this browser opened that table's link."""
+    token = None if table_id is None else remembered_tables().get(table_id)
+    return None if token is None else url_for("tables.show", table_id=table_id, token=token)
+
+
 def init_app(app: Flask) -> None:
     """Make the helpers the templates use available to them."""
     app.jinja_env.globals.update(
@@ -109,4 +131,6 @@ def init_app(app: Flask) -> None:
         format_time=format_time,
         format_date=format_date,
         current_theme=current_theme,
+        table_url=table_url,
+        points_at_this_machine=points_at_this_machine,
     )

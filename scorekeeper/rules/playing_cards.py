@@ -99,9 +99,13 @@ class Card:
         return f"{self.rank.code}{self.suit.value}"
 
     def label(self, locale: str = "en") -> str:
-        """The card as the table reads it, with the local rank letter and suit symbol."""
+        """The card as the table reads it, with the local rank letter and suit symbol.
+
+        A joker reads as its letters, as on the card buttons: the 🃏 glyph looked like the
+        sheet's ★ "went out" mark.
+        """
         if self.is_joker:
-            return "🃏"
+            return rank_letter(Rank.JOKER, locale)
         assert self.suit is not None
         return f"{rank_letter(self.rank, locale)}{self.suit.symbol}"
 

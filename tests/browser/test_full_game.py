@@ -92,9 +92,11 @@ def tap_cards(page: Page, name: str, codes: list[str]) -> list[int]:
     for code in codes:
         rank_button(cards, code).click()
         tapped[code] += 1
-        # The server answers with the hand: wait for the new count before reading the sum.
+        # The tap counts on the phone at once; the server then says the sum ("…" meanwhile).
         expect(rank_button(cards, code, str(tapped[code]))).to_be_visible()
-        sums.append(int(cards.get_by_test_id(re.compile(r"tally-\d")).inner_text()))
+        tally = cards.get_by_test_id(re.compile(r"tally-\d"))
+        expect(tally).not_to_have_text("…")
+        sums.append(int(tally.inner_text()))
     return sums
 
 
@@ -148,6 +150,7 @@ def test_a_whole_game_of_may_i_at_phone_size(page: Page, artifacts: Path) -> Non
     called.get_by_label("Dan").check()
     page.get_by_role("button", name="Who gets the card?").click()
     ruling = page.locator("#arbiter").get_by_role("status")
+    expect(ruling.get_by_test_id("ruling-winner")).to_have_text("Carla gets the card.")
     expect(ruling).to_contain_text("The nearest caller clockwise buys the card")
     expect(ruling).to_contain_text("Dan: A caller nearer the discarder's left gets the card.")
     page.get_by_role("button", name="Record the buy for Carla").click()

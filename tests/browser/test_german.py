@@ -143,9 +143,11 @@ def tap_cards(page: Page, name: str, letters: list[str]) -> list[int]:
     for number, letter in enumerate(letters):
         before = letters[:number].count(letter)
         rank_button(cards, letter, before).click()
-        # The server answers with the hand: wait for the new count before reading the sum.
+        # The tap counts on the phone at once; the server then says the sum ("…" meanwhile).
         expect(rank_button(cards, letter, before + 1)).to_be_visible()
-        sums.append(int(cards.get_by_test_id(re.compile(r"tally-\d")).inner_text()))
+        tally = cards.get_by_test_id(re.compile(r"tally-\d"))
+        expect(tally).not_to_have_text("…")
+        sums.append(int(tally.inner_text()))
     return sums
 
 

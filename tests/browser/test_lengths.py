@@ -31,9 +31,28 @@ FAMILY = [
 LANGUAGES = ["en", "de", "nl", "es"]
 SMALL_PHONE = {"width": 320, "height": 640}
 PHONE = {"width": 390, "height": 844}
+# The first texts that stick out past the screen's right edge (a word too long for its line).
+STICKING_OUT = """
+function stickingOut() {
+  const out = [];
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = texts.nextNode(); node && out.length < 3; node = texts.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const right = Math.max(0, ...[...range.getClientRects()].map((r) => r.right));
+    if (right > window.innerWidth + 1 && !node.parentElement.closest(".table-scroll")) {
+      out.push(`"${node.data.trim().slice(0, 24)}" in ${node.parentElement.tagName}`);
+    }
+  }
+  return out.join(", ");
+}
+"""
 # What a control's text may use: its inner width (a select's also less its arrow, 20 px).
-MEASURE = """
-() => {
+MEASURE = (
+    """
+() => {"""
+    + STICKING_OUT
+    + """
   document.querySelectorAll("details").forEach((d) => { d.open = true; });
   const pen = document.createElement("canvas").getContext("2d");
   const shown = (el) => el.getClientRects().length > 0
@@ -64,11 +83,13 @@ MEASURE = """
     if (shown(input)) check(input, input.placeholder, 0);
   }
   if (document.documentElement.scrollWidth > window.innerWidth) {
-    cut.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px`);
+    const width = document.documentElement.scrollWidth;
+    cut.push(`the page scrolls sideways: ${width}px (${stickingOut()})`);
   }
   return cut;
 }
 """
+)
 
 
 def _api_round(page: Page, game_url: str, number: int, out: int, players: int) -> None:
@@ -91,24 +112,26 @@ def _buy_and_run_out(page: Page, name: str) -> None:
     expect(page.locator("#stock .instruction")).to_be_visible()
 
 
-def family_table(page: Page) -> dict[str, str]:
+def family_table(page: Page, family: list[str] = FAMILY) -> dict[str, str]:
     """Play the family's games at one table; the URL of each screen, by name."""
     open_table(page, "Familie Müller-Lüdenscheidt")
     table = page.url
-    start_at_table(page, FAMILY)
+    start_at_table(page, family)
     finished = page.url
+    page.goto("about:blank")  # the game's live poll would navigate when the API ends it
     for number in range(1, 8):
-        _api_round(page, finished, number, number % len(FAMILY), len(FAMILY))
+        _api_round(page, finished, number, number % len(family), len(family))
     page.goto(table)
-    start_at_table(page, FAMILY)
+    start_at_table(page, family)
     playing = page.url
-    _api_round(page, playing, 1, 2, len(FAMILY))
+    page.goto("about:blank")
+    _api_round(page, playing, 1, 2, len(family))
     page.goto(playing)
     _buy_and_run_out(page, "Concepción")
     page.goto(table)
-    start_at_table(page, FAMILY[:5], ruleset="Contract Rummy")
+    start_at_table(page, family[:5], ruleset="Contract Rummy")
     sheet_game = page.url
-    _buy_and_run_out(page, "Marie-Claire")
+    _buy_and_run_out(page, family[2])
     page.goto(table)
     person = page.locator("#record").get_by_role("link", name="Guðmundur").get_attribute("href")
     ids = page.locator("#merge-merged option").evaluate_all("(os) => os.map((o) => o.value)")
@@ -166,3 +189,82 @@ def test_german_dutch_and_spanish_screens_at_390_px(
             show(page, url)
             expect(page.locator("html")).to_have_attribute("lang", language)
             page.screenshot(path=artifacts / f"{language}-{name}.png", full_page=True)
+
+
+LONG_NAMES = [
+    "Anneliese",
+    "Bartholomeus",
+    "Concepción",
+    "Maximiliane",
+    "Jean-Baptiste",
+    "Guðmundur",
+    "Wilhelmina",
+    "Marie-Claire",
+]
+# Where a word or a number is broken across two lines, where the sheet's sticky header and
+# total rows leave no room for one round row, and where a hidden element shows. A word is what
+# lies between spaces; a hyphen may end a line ("Jean-" / "Baptiste"), a letter or a digit not.
+BROKEN = (
+    """
+() => {"""
+    + STICKING_OUT
+    + """
+  document.querySelectorAll("details").forEach((d) => { d.open = true; });
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const holder = node.parentElement;
+    if (!holder || holder.closest(".visually-hidden, [hidden], option, script")) continue;
+    for (const match of node.data.matchAll(/[^\\s\\-‐–—]+[\\-‐–—]?/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)));
+      if (tops.size > 1) found.push(`"${match[0]}" breaks over ${tops.size} lines`);
+    }
+  }
+  for (const hidden of document.querySelectorAll("main [hidden]")) {
+    // the forms' hidden default submit buttons among them (a button's display must not win)
+    if (hidden.getClientRects().length) found.push(`hidden, but shown: ${hidden.outerHTML}`);
+  }
+  for (const scroll of document.querySelectorAll(".table-scroll")) {
+    const head = scroll.querySelector("thead"), foot = scroll.querySelector("tfoot");
+    const rows = [...scroll.querySelectorAll("tbody tr")];
+    if (!rows.length || !(head || foot)) continue;
+    const room = scroll.clientHeight - (head?.offsetHeight ?? 0) - (foot?.offsetHeight ?? 0);
+    const tallest = Math.max(...rows.map((row) => row.offsetHeight));
+    if (room < tallest) found.push(`the sticky rows leave ${room} px for rows of ${tallest} px`);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth) {
+    const width = document.documentElement.scrollWidth;
+    found.push(`the page scrolls sideways: ${width}px (${stickingOut()})`);
+  }
+  return found;
+}
+"""
+)
+
+
+def test_long_names_never_break_a_word_or_cover_a_row(
+    page: Page, live_server: str, artifacts: Path
+) -> None:
+    screens = family_table(page, LONG_NAMES)
+    shown = ["round-screen", "end-of-round", "sheet", "table-record", "display"]
+    broken = []
+    for language in LANGUAGES:
+        speak(page, live_server, language)
+        for size, viewport in (("390", PHONE), ("320", SMALL_PHONE)):
+            page.set_viewport_size(viewport)
+            for text in ("100", "200"):
+                for name in shown:
+                    show(page, screens[name])
+                    if text == "200":
+                        page.evaluate("document.documentElement.style.fontSize = '200%'")
+                    where = f"{language} {size} px {text} % {name}"
+                    broken += [f"{where}: {found}" for found in page.evaluate(BROKEN)]
+                    page.screenshot(
+                        path=artifacts / f"long-names-{language}-{size}-{text}-{name}.png",
+                        full_page=True,
+                    )
+    assert not broken, "\n".join(broken)

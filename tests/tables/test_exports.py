@@ -29,8 +29,9 @@ pytestmark = pytest.mark.storage
 
 
 def rows(body: bytes) -> list[list[str]]:
-    """CSV text as rows of cells."""
-    return list(csv.reader(io.StringIO(body.decode())))
+    """CSV in UTF-8 with its byte order mark, as Excel reads it, as rows of cells."""
+    assert body.startswith(b"\xef\xbb\xbf")
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
 
 
 @contextmanager
@@ -60,10 +61,20 @@ def test_a_game_csv_has_a_row_per_round_and_the_totals(client: FlaskClient) -> N
         response.mimetype == "text/csv" and "attachment" in response.headers["Content-Disposition"]
     )
     sheet = rows(response.get_data())
+    assert response.content_type == "text/csv; charset=utf-8"
     assert sheet[0] == ["round", "Anna", "Ben", "Carla", "'=cmd()"]  # no formula runs
     assert sheet[1] == ["1", "10", "0", "30", "40"]
     assert sheet[-2] == ["total", "50", "35", "180", "240"]
     assert sheet[-1] == ["winner", "", "yes", "", ""]
+
+
+def test_the_csvs_are_utf_8_with_a_byte_order_mark_for_excel(client: FlaskClient) -> None:
+    url = open_table(client)
+    game = start_at(client, url, ["Ömer", "Zoë"])
+    for csv_url in (f"{url}/games.csv", f"{game.url}/sheet.csv"):
+        body = client.get(csv_url).get_data()
+        assert body.startswith("\ufeff".encode()) and "Ömer".encode() in body
+        assert any("Zoë" in row for row in rows(body))
 
 
 def test_a_table_csv_has_a_row_per_game_and_player(client: FlaskClient) -> None:

@@ -96,7 +96,8 @@ def test_a_table_plays_a_saved_house_rule_set_into_its_record(
     play(played, BEN_WINS)
     record = text(client.get(f"{url}/record").get_data(as_text=True))
     assert "Ben" in record
-    rows = list(csv.reader(io.StringIO(client.get(f"{url}/games.csv").get_data(as_text=True))))
+    body = client.get(f"{url}/games.csv").get_data().decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(body)))
     assert sum(key in row for row in rows) == len(PLAYERS)  # a row per player of the game
     backup = json.loads(client.get(f"{url}/backup.json").get_data(as_text=True))
     caps = [g["rules"]["buys"]["cap_per_game"] for g in backup["games"]]

@@ -68,6 +68,13 @@ def test_the_editor_opens_on_a_preset_with_every_setting(client: FlaskClient) ->
     assert "Contract Rummy" in page
 
 
+def test_a_new_set_is_named_apart_from_the_set_it_starts_from(client: FlaskClient) -> None:
+    page = client.get("/house-rules/new?from=may-i").get_data(as_text=True)
+    assert 'value="Copy of May I?"' in page  # saved as it is, New game shows no twin "May I?"
+    german = client.get("/house-rules/new?from=may-i", headers={"Accept-Language": "de"})
+    assert "Kopie von" in german.get_data(as_text=True)
+
+
 def test_an_unknown_start_is_not_found(client: FlaskClient) -> None:
     assert client.get("/house-rules/new?from=nothing").status_code == 404
     assert client.get("/house-rules/new?from=house-99").status_code == 404

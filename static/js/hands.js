@@ -1,0 +1,248 @@
+// The end-of-round form (loaded by it alone): entries kept on the phone as a draft, card taps
+// that add up on the phone, the hand of who went out closed, the first refusal shown.
+
+// Entries in progress on the end-of-round form are kept on this phone (localStorage, per game
+// and round) until saved: a reload, back/forward, a locked phone or a lost connection restores
+// them with a notice.
+const draftKey = (form) => `scorekeeper:draft:${form.dataset.draft}`;
+
+function saveDraft(form) {
+  const entry = {};
+  for (const field of form.elements) {
+    if (!field.name || ["csrf_token", "action_id", "tap"].includes(field.name)) continue;
+    if (field.type === "radio" && !field.checked) continue;
+    entry[field.name] = field.value;
+  }
+  localStorage.setItem(draftKey(form), JSON.stringify(entry));
+}
+
+function restoreDraft(form) {
+  const kept = JSON.parse(localStorage.getItem(draftKey(form)) ?? "null");
+  if (!kept) return;
+  let changed = false;
+  // The version the entry was begun on: saving it still notices another phone's change.
+  const { version, ...entry } = kept;
+  for (const [name, value] of Object.entries(entry)) {
+    for (const field of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+      if (field.type === "radio") {
+        if (field.value === value && !field.checked) { field.checked = true; changed = true; }
+      } else if (field.value !== value) {
+        field.value = value;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return;
+  // who went out: their hand is closed again
+  form.querySelector("input[name=went_out]:checked")?.dispatchEvent(new Event("change", { bubbles: true }));
+  if (version !== undefined && form.elements.version) form.elements.version.value = version;
+  const notice = document.createElement("p");
+  notice.className = "note";
+  notice.setAttribute("role", "status");
+  notice.dataset.restoredNotice = "";
+  notice.textContent = form.dataset.restored;
+  form.before(notice);
+  // The server counts the tapped cards: ask it for each restored hand's sum.
+  for (const [name, value] of Object.entries(entry)) {
+    if (name.startsWith("cards_") && value) restoredHand(form, name.slice("cards_".length));
+  }
+}
+
+function watchDraft() {
+  const form = document.querySelector("form[data-draft]");
+  if (!form || form.dataset.watched) return;
+  form.dataset.watched = "yes";
+  form.addEventListener("input", () => saveDraft(form));
+  form.addEventListener("change", () => saveDraft(form));
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.querySelector("form[data-draft]");
+  if (form) restoreDraft(form);
+  watchDraft();
+});
+window.addEventListener("pageshow", (event) => {
+  const form = document.querySelector("form[data-draft]");
+  if (event.persisted && form) restoreDraft(form); // back/forward from the page cache
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  const form = document.querySelector("form[data-draft]");
+  // Only this phone's taps and restores change the entry; live refreshes leave it alone.
+  if (!form || event.detail.requestConfig?.verb !== "post") return;
+  watchDraft(); // the form was redrawn (a tap, a refusal): keep watching and keep its state
+  saveDraft(form);
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt.closest?.("form[data-draft]");
+  // Saved: the server answered with where to go next. A refusal (422/409) keeps the draft.
+  if (form && event.detail.elt === form && event.detail.xhr.getResponseHeader("HX-Redirect")) {
+    localStorage.removeItem(draftKey(form));
+  }
+});
+
+// A card tap adds its card on the phone: to the hand's hidden list of cards (what is saved) and
+// to the button's count, at once and without the network, so taps never wait for one another
+// or get lost offline. The server, whose rules count the cards, then says the sum for the
+// hand's latest list; offline, when the phone is back online.
+
+const counting = new Map(); // seat → the count on its way (a newer tap cancels it)
+const uncounted = new Set(); // seats whose sum waits for the network
+
+const cardsOf = (form, seat) => form.elements[`cards_${seat}`];
+
+function drawCounts(hand, seat, codes) {
+  const buttons = hand.querySelector(".rank-buttons");
+  for (const rank of hand.querySelectorAll("button.rank")) {
+    rank.querySelector("sup")?.remove();
+    const label = rank.textContent;
+    const tapped = codes.filter((code) => `${seat}:${code}` === rank.value).length;
+    if (tapped) {
+      const sup = document.createElement("sup");
+      sup.textContent = `×${tapped}`;
+      rank.append(sup);
+      const said = tapped === 1 ? buttons.dataset.one : buttons.dataset.other;
+      rank.setAttribute("aria-label", `${label}, ${said.replace(/\d+/, tapped)}`);
+    } else {
+      rank.setAttribute("aria-label", label);
+    }
+  }
+}
+
+// The sum while the server counts: "…", and a word when it must wait for the network.
+function drawPending(hand, seat, waiting) {
+  const summary = hand.querySelector("details.card-taps > summary");
+  let tally = summary.querySelector(`[data-testid="tally-${seat}"]`);
+  if (!tally) {
+    tally = document.createElement("strong");
+    tally.dataset.testid = `tally-${seat}`;
+    summary.append(":\u00a0", tally);
+  }
+  tally.textContent = "…";
+  let later = hand.querySelector("[data-count-later-note]");
+  if (waiting && !later) {
+    later = document.createElement("p");
+    later.className = "note";
+    later.dataset.countLaterNote = "";
+    later.textContent = hand.querySelector(".rank-buttons").dataset.countLater;
+    hand.querySelector(".rank-buttons").after(later);
+  }
+  if (!waiting) later?.remove();
+}
+
+function countHand(form, seat) {
+  const hand = document.getElementById(`hand-${seat}`);
+  const url = hand?.querySelector("button[name=tap]")?.getAttribute("formaction");
+  if (!url) return;
+  counting.get(seat)?.abort();
+  const controller = new AbortController();
+  counting.set(seat, controller);
+  const sent = cardsOf(form, seat).value;
+  drawPending(hand, seat, false);
+  const body = new FormData(form);
+  body.delete("tap");
+  fetch(url, { method: "POST", body, signal: controller.signal, credentials: "same-origin" })
+    .then((answer) => {
+      if (answer.status >= 500) throw new Error(`status ${answer.status}`);
+      return answer.text();
+    })
+    .then((html) => {
+      uncounted.delete(seat);
+      if (cardsOf(form, seat).value !== sent) return; // a later tap's count is on its way
+      const drawn = new DOMParser().parseFromString(html, "text/html");
+      const taps = drawn.querySelector(`#hand-${seat} details.card-taps`);
+      const current = document.getElementById(`hand-${seat}`);
+      if (!taps || !current) return;
+      current.querySelector("details.card-taps").replaceWith(document.importNode(taps, true));
+      current.querySelector("[data-count-later-note]")?.remove();
+      current.classList.toggle("has-error", Boolean(current.querySelector(".error")));
+    })
+    .catch((error) => {
+      if (controller.signal.aborted && error.name === "AbortError") return;
+      uncounted.add(seat);
+      const current = document.getElementById(`hand-${seat}`);
+      if (current) drawPending(current, seat, true);
+    });
+}
+
+// A hand restored from this phone's draft (app.js): its counts drawn, its sum asked for.
+function restoredHand(form, seat) {
+  const hand = document.getElementById(`hand-${seat}`);
+  if (!hand) return;
+  hand.querySelector("details.card-taps").open = true;
+  drawCounts(hand, seat, cardsOf(form, seat).value.split(" ").filter(Boolean));
+  countHand(form, seat);
+}
+
+// One answer per hand: a tapped card replaces typed points, and the hand says so.
+function dropTypedPoints(hand) {
+  const points = hand.querySelector("input[name^=points_]");
+  if (!points || points.value === "") return;
+  const note = hand.querySelector("[data-hand-note]");
+  note.textContent = note.dataset.tapReplace.replace("{points}", points.value);
+  note.hidden = false;
+  points.value = "";
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("form[data-draft] fieldset.hand button[name=tap]");
+  if (!button) return;
+  event.preventDefault(); // without JavaScript the tap posts instead
+  const form = button.form;
+  const [seat, code] = button.value.split(":");
+  const hand = document.getElementById(`hand-${seat}`);
+  const cards = cardsOf(form, seat);
+  const codes = code === "clear" ? [] : [...cards.value.split(" ").filter(Boolean), code];
+  cards.value = codes.join(" ");
+  if (code !== "clear") dropTypedPoints(hand);
+  drawCounts(hand, seat, codes);
+  saveDraft(form);
+  countHand(form, seat);
+});
+
+// The player who went out holds no cards: their hand has no field to fill in.
+document.addEventListener("change", (event) => {
+  if (!event.target.matches?.("form[data-draft] input[name=went_out]")) return;
+  for (const hand of event.target.form.querySelectorAll("fieldset.hand")) {
+    hand.disabled = hand.id === `hand-${event.target.value}`;
+  }
+});
+
+window.addEventListener("online", () => {
+  const form = document.querySelector("form[data-draft]");
+  if (!form) return;
+  for (const seat of [...uncounted]) countHand(form, seat);
+});
+
+// One answer per hand: typing points for a hand with tapped cards drops the cards and says so.
+document.addEventListener("input", (event) => {
+  const points = event.target.closest?.("fieldset.hand input[name^=points_]");
+  if (!points || points.value === "") return;
+  const hand = points.closest("fieldset.hand");
+  const cards = hand.querySelector("input[name^=cards_]");
+  if (!cards || cards.value === "") return;
+  cards.value = "";
+  counting.get(hand.id.slice("hand-".length))?.abort();
+  hand.querySelector("[data-testid^=tally-]")?.remove();
+  hand.querySelector("[data-count-later-note]")?.remove();
+  for (const count of hand.querySelectorAll(".rank sup")) count.remove();
+  for (const rank of hand.querySelectorAll(".rank")) rank.setAttribute("aria-label", rank.textContent);
+  const note = hand.querySelector("[data-hand-note]");
+  note.textContent = note.dataset.typedReplace;
+  note.hidden = false;
+  saveDraft(points.form);
+});
+
+// A refused save: its first error in view, and its field focused to fix it.
+let showError = false;
+document.addEventListener("htmx:afterRequest", (event) => {
+  showError = event.detail.xhr.status === 422 && event.detail.requestConfig.elt.tagName === "FORM";
+});
+document.addEventListener("htmx:afterSettle", () => {
+  const error = showError && document.querySelector("main .error[role=alert]");
+  showError = false;
+  if (!error) return;
+  const place = error.closest(".field, fieldset") ?? error;
+  const field = place.querySelector("input:not([type=hidden]):not(:disabled), select, textarea");
+  error.scrollIntoView({ block: "center" });
+  field?.focus({ preventScroll: true });
+});
