@@ -73,8 +73,12 @@ check: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# pytest-xdist: one worker per core (TEST_WORKERS=0 runs the suite in one process). A file
+# stays on one worker, so a module's fixtures run once: tests/hosting/test_package.py builds
+# the package in the checkout, and two builds at once would collide. See docs/TESTING.md.
+TEST_WORKERS ?= auto
 test: check translations
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
 BENCH_ARGS ?= --profile
@@ -82,6 +86,7 @@ bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
+	$(BIN)/python bench/write_tail.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.
 lighthouse: install translations

@@ -409,7 +409,7 @@ def _package(path: str) -> str:
 
 
 def main() -> None:
-    """Run every measurement on every database and print the tables for the README."""
+    """Run every measurement on every database and print the tables for docs/PERFORMANCE.md."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--before", nargs="?", const="main", help="also measure this revision (default: main)"

@@ -51,6 +51,9 @@ SETTINGS = (
     Setting("HTTPS", "SESSION_COOKIE_SECURE", flag),
     Setting("RATELIMIT_STORAGE_URI", "RATELIMIT_STORAGE_URI"),
     Setting("RATELIMIT_NEW_GAMES", "RATELIMIT_NEW_GAMES"),
+    Setting("RATELIMIT_NEW_TABLES", "RATELIMIT_NEW_TABLES"),
+    Setting("RATELIMIT_NEW_RULESETS", "RATELIMIT_NEW_RULESETS"),
+    Setting("RATELIMIT_RESTORES", "RATELIMIT_RESTORES"),
     Setting("RATELIMIT_LINK_MISSES", "RATELIMIT_LINK_MISSES"),
     Setting("ACCESS_LOG", "ACCESS_LOG", flag),
     Setting("BACKUP_DIR", "BACKUP_DIR"),
@@ -177,6 +180,10 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_HEADERS_ENABLED": True,
     # A table starts a few games an evening; a script starting hundreds is refused.
     "RATELIMIT_NEW_GAMES": "10 per minute; 100 per hour",
+    # A family opens a table once; saves a few rule sets an evening; restores now and then.
+    "RATELIMIT_NEW_TABLES": "10 per minute; 50 per hour",
+    "RATELIMIT_NEW_RULESETS": "20 per minute; 200 per hour",
+    "RATELIMIT_RESTORES": "5 per minute; 30 per hour",
     # Answers that opened no game (wrong, missing or replaced link) per client address:
     # a phone with an old link retries a few times, a token guesser is stopped.
     "RATELIMIT_LINK_MISSES": "30 per minute; 300 per hour",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import Flask, request
 from sqlalchemy import Row, event, select
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from .extensions import db
-from .models import CardTable, Game
+from .models import CardTable, Game, HouseRules
+from .write_turns import Turns, begin_in_turn, end_turn
 
 IMMEDIATE = "scorekeeper_immediate"  # execution option: take SQLite's write lock at BEGIN
 
@@ -29,13 +31,26 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
 
 
-def _sqlite_begin(connection: Connection) -> None:
-    """Begin each transaction; a change takes the write lock first so it sees the latest facts."""
+def _sqlite_begin(turns: Turns, connection: Connection) -> None:
+    """Begin each transaction; a change takes the write lock first so it sees the latest facts,
+    in its turn among the process's writers (write_turns)."""
     options = connection.get_execution_options()
     if options.get("isolation_level") == "AUTOCOMMIT":
         return  # a lone read (the unchanged poll) is atomic without a transaction
-    immediate = options.get(IMMEDIATE)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    if options.get(IMMEDIATE):
+        begin_in_turn(connection, turns)
+    else:
+        connection.exec_driver_sql("BEGIN")
+
+
+def _sqlite_turns(engine: Engine) -> None:
+    """Let a process's SQLite writers take turns: each ends its turn once its transaction has
+    (at its connection's return to the pool: the commit or rollback is done by then), or
+    when its connection is invalidated or closed instead, so no turn outlives its writer."""
+    turns = Turns()
+    event.listen(engine, "begin", partial(_sqlite_begin, turns))
+    for ends in ("checkin", "invalidate", "soft_invalidate", "close", "detach"):
+        event.listen(engine, ends, lambda _dbapi, record, *_: end_turn(turns, record.info))
 
 
 def lock_game(game_id: int) -> None:
@@ -67,10 +82,20 @@ def lock_game_row(game_id: int) -> Row[tuple[int, int, str, str]] | None:
 
 def lock_table(table_id: int) -> None:
     """Serialize changes to one table's people, as lock_game does for a game."""
+    _lock_row(CardTable, table_id)
+
+
+def lock_rule_set(ruleset_id: int) -> None:
+    """Serialize changes to one saved rule set, as lock_game does for a game."""
+    _lock_row(HouseRules, ruleset_id)
+
+
+def _lock_row(model: type[CardTable] | type[HouseRules], row_id: int) -> None:
+    """SQLite's write lock at BEGIN, or PostgreSQL's lock on the row, before anything reads it."""
     if db.engine.dialect.name == "sqlite":
-        db.session.connection(execution_options={IMMEDIATE: True})
+        lock_writes()
         return
-    db.session.execute(select(CardTable.id).where(CardTable.id == table_id).with_for_update())
+    db.session.execute(select(model.id).where(model.id == row_id).with_for_update())
 
 
 def lock_writes() -> None:
@@ -106,6 +131,6 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
-            event.listen(db.engine, "begin", _sqlite_begin)
+            _sqlite_turns(db.engine)
         else:
             app.url_value_preprocessor(_read_snapshot)

@@ -64,10 +64,21 @@ def handle_http_error(error: HTTPException) -> Response | HTTPException:
     # htmx swaps a 409 or 422 into the region that asked: a message there, not a whole page.
     fragment = request.headers.get("HX-Request") and not request.headers.get("HX-Boosted")
     template = "_error.html" if fragment else "errors.html"
-    body = render_template(template, title=title, message=message, hint=_hint(error.code))
+    resend = _typed(error.code)
+    body = render_template(
+        template, title=title, message=message, hint=_hint(error.code), resend=resend
+    )
     # Keep what the error says beyond its page: Retry-After on 429, Allow on 405.
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
     return Response(body, status=error.code, mimetype="text/html", headers=headers)
+
+
+def _typed(code: int) -> list[tuple[str, str]]:
+    """What a form refused for going too fast carried, to send again as it was (a file cannot
+    be kept: it is chosen again)."""
+    if code != 429 or request.method != "POST" or request.files:
+        return []
+    return [(name, value) for name, value in request.form.items(multi=True) if name != "csrf_token"]
 
 
 # SQLSTATEs of a PostgreSQL that cannot write: read-only transaction, insufficient resources

@@ -1,4 +1,5 @@
-"""Rate limits: how fast one client may start games or try links that open nothing.
+"""Rate limits: how fast one client may create (games, tables, rule sets, restores) or try
+links that open nothing.
 
 Per client address (X-Forwarded-For behind SCOREKEEPER_PROXY_HOPS proxies), counted in
 memory, or shared by every server process on RATELIMIT_STORAGE_URI (redis://…).
@@ -6,6 +7,7 @@ memory, or shared by every server process on RATELIMIT_STORAGE_URI (redis://…)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -20,14 +22,39 @@ from werkzeug.wrappers import Response
 from .security import LINK_PREFIXES
 from .unchanged_poll import LINK_MISSES
 
-NEW_GAME_ENDPOINTS = ("games.create", "games.replay", "api.games_create")
+# Each kind of creation: its limit's setting, and its doors, which share one count.
+CREATIONS = {
+    "new-games": (
+        "RATELIMIT_NEW_GAMES",
+        (
+            "games.create",
+            "games.replay",
+            "tables.start",
+            "api.games_create",
+            "api.table_games_create",
+        ),
+    ),
+    "new-tables": ("RATELIMIT_NEW_TABLES", ("tables.create", "api.tables_create")),
+    "new-rule-sets": (
+        "RATELIMIT_NEW_RULESETS",
+        (
+            "house_rules.create",
+            "house_rules.duplicate",
+            "house_rules.import_file",
+            "house_rules.save_shared",
+            "api.saved_create",
+        ),
+    ),
+    "restores": ("RATELIMIT_RESTORES", ("imports.create", "api.backups_restore")),
+}
 # Game, table and saved rule set links: a miss on any is a guess at a secret token.
-LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/rulesets/saved/")
+LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/tables/", "/api/v1/rulesets/saved/")
 MISSES = (401, 404, 410)  # no link, no such game or link, a replaced link
 
 
-def _new_games() -> str:
-    return str(current_app.config["RATELIMIT_NEW_GAMES"])
+def _setting(name: str) -> Callable[[], str]:
+    """The limit a setting holds, read when a request is counted (tests change it per app)."""
+    return lambda: str(current_app.config[name])
 
 
 class LinkMisses:
@@ -61,15 +88,16 @@ class LinkMisses:
 
 
 def init_app(app: Flask) -> None:
-    """Limit starting games, and link misses across every game URL, per client."""
+    """Limit each kind of creation, and link misses across every game URL, per client."""
     limiter = Limiter(key_func=get_remote_address)  # one per app: it keeps its storage
     limiter.init_app(app)
     if not limiter.enabled:
         return
-    new_games = limiter.shared_limit(_new_games, scope="new-games")  # one count, three doors
-    for endpoint in NEW_GAME_ENDPOINTS:
-        # Wrapped here, so the blueprints stay free of the limiter.
-        app.view_functions[endpoint] = new_games(app.view_functions[endpoint])
+    for scope, (setting, endpoints) in CREATIONS.items():
+        limit = limiter.shared_limit(_setting(setting), scope=scope)  # one count, every door
+        for endpoint in endpoints:
+            # Wrapped here, so the blueprints stay free of the limiter.
+            app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     misses = LinkMisses(app)
     app.extensions[LINK_MISSES] = misses  # the unchanged poll's shortcut asks it too
     app.url_value_preprocessor(misses.check)

@@ -9,24 +9,31 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import settings
-from sqlalchemy import func, select
+from sqlalchemy import func, make_url, select
 from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.rules.presets import MAY_I
+from tests import figures
 from tests.databases import PostgresDatabase, make_app, sqlite_copy, sqlite_template
 
 Call = TypeVar("Call")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+BACKENDS = ("sqlite", "postgresql")
+
+
+def xdist_worker() -> str | None:
+    """This process's pytest-xdist worker id ("gw0", …), None when the run is not split."""
+    return os.environ.get("PYTEST_XDIST_WORKER")
 
 
 def _require(variable: str) -> bool:
@@ -43,26 +50,34 @@ def _unavailable(reason: str, variable: str) -> None:
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    """A PostgreSQL database for this run: the one CI made, else a temporary one."""
-    given = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+    """A PostgreSQL database for this run: the one CI made, else a temporary one.
+
+    Under pytest-xdist each worker empties its database before every test, so each gets
+    its own: CI's database name with the worker's id appended, on the same server.
+    """
+    given, worker = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL"), xdist_worker()
     if given:
         try:
             psycopg.connect(given, connect_timeout=3).close()
         except psycopg.OperationalError as error:
             _unavailable(f"PostgreSQL unreachable at the test URL: {error}", "CI")
-        yield given
-        return
-    name = f"scorekeeper_test_{uuid.uuid4().hex[:8]}"
+        if worker is None:
+            yield given
+            return
+    server = make_url(given or ADMIN_URL)
+    name = f"{server.database}_{worker}" if given else f"scorekeeper_test_{uuid.uuid4().hex[:8]}"
+    admin_url = server.render_as_string(hide_password=False)
     try:
-        with psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3) as admin:
+        with psycopg.connect(admin_url, autocommit=True, connect_timeout=3) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
             admin.execute(f"CREATE DATABASE {name}")
     except psycopg.OperationalError:
         _unavailable(
             "PostgreSQL not reachable on 127.0.0.1:5432; PostgreSQL tests skipped",
             "SCOREKEEPER_REQUIRE_POSTGRES",
         )
-    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
-    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+    yield server.set(database=name).render_as_string(hide_password=False)
+    with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
@@ -82,9 +97,32 @@ def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return sqlite_template(tmp_path_factory.mktemp("template"))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """--both-databases: the PostgreSQL twin of every database test, to check a test's mark."""
+    parser.addoption(
+        "--both-databases",
+        action="store_true",
+        help="run every database test on SQLite and PostgreSQL, not only those marked storage",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The PostgreSQL twin: a storage test runs on both databases, any other on SQLite alone.
+
+    A test that only checks what a page or an answer says, given the facts, gains nothing from
+    a second database; one whose outcome the database decides is marked `storage`.
+    """
+    if "database_url" not in metafunc.fixturenames:
+        return
+    both = metafunc.config.getoption("both_databases") or metafunc.definition.get_closest_marker(
+        "storage"
+    )
+    metafunc.parametrize("database_url", BACKENDS if both else BACKENDS[:1], indirect=True)
+
+
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Each database test runs on SQLite and on PostgreSQL, on an empty, migrated database.
+    """An empty, migrated database: SQLite, or PostgreSQL too for a storage test.
 
     The migrations run once per run (tests/web/test_migrations.py checks them from empty to
     head and back): SQLite gives each test its own copy, PostgreSQL is emptied before each test.
@@ -245,3 +283,22 @@ def table(client: FlaskClient) -> Table:
 # properties are what these tests check, never the time (speed lives in bench/).
 settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker hands its attacks' figures to the controller, which prints them."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["figures"] = dict(figures.FIGURES)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """The controller adds up the figures of each worker as it finishes."""
+    figures.merge(node.workeroutput.get("figures", {}))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print what the attacks sent and what they found, one line each, for the CI log."""
+    for line in figures.lines():
+        terminalreporter.write_line(line)

@@ -32,7 +32,7 @@ LAYERS = {
     **dict.fromkeys(
         [
             *("extensions", "config", "database", "models", "i18n", "collation", "recent"),
-            *("schema", "database_copies", "instance_backup", "upgrades"),
+            *("schema", "database_copies", "instance_backup", "upgrades", "write_turns"),
         ],
         INFRASTRUCTURE,
     ),

@@ -1,16 +1,20 @@
-"""Which game a request may read or change: the game's edit or view link, as a bearer token."""
+"""Which game or table a request may read or change: its edit or view link, as a bearer token."""
 
 from __future__ import annotations
 
 from flask import request
 
-from ..capability_links import LinkRefused
+from ..capability_links import Access, LinkRefused
 from ..games import links
 from ..games.state import GameState
-from ..models import Game
+from ..models import CardTable, Game
+from ..tables import links as table_links
 from .problems import Problem
 
 CHALLENGE = ("WWW-Authenticate", 'Bearer realm="scorekeeper"')
+# RFC 6750: a token that opens nothing is an invalid token, whether or not the game exists
+# (the same answer for both, so no one learns which ids are games).
+INVALID = ("WWW-Authenticate", 'Bearer realm="scorekeeper", error="invalid_token"')
 
 
 def bearer_token() -> str | None:
@@ -24,8 +28,8 @@ def bearer_token() -> str | None:
 def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
     """The game this request's link opens, as the pages open it (games.links.open_game).
 
-    401 without a link, 404 for no such game, 410 for a replaced link, 403 when a view link
-    asks for a change. Without `facts` only the game's own row is read: one query.
+    401 without a link or with one that opens no such game, 410 for a replaced link, 403 when
+    a view link asks for a change. Without `facts` only the game's own row is read: one query.
     """
     try:
         game, _access = links.open_game(game_id, bearer_token(), change=change, facts=facts)
@@ -54,7 +58,18 @@ def open_version(game_id: int) -> int:
     return version
 
 
+def open_table(table_id: int, *, change: bool) -> tuple[CardTable, Access]:
+    """The table this request's link opens, as the pages open it (tables.links.open_table),
+    and which link it is; refused as open_game refuses, and a change locks the table first."""
+    try:
+        return table_links.open_table(table_id, bearer_token(), change=change)
+    except LinkRefused as refusal:
+        raise _problem(refusal) from None
+
+
 def _problem(refusal: LinkRefused) -> Problem:
-    """A refused link as the API answers it; 401 says how to send one."""
+    """A refused link as the API answers it; 401 says how to send one, or that it opens nothing."""
+    if refusal.status == 404:
+        return Problem(401, refusal.message, headers=[INVALID])
     headers = [CHALLENGE] if refusal.status == 401 else []
     return Problem(refusal.status, refusal.message, headers=headers)

@@ -7,13 +7,14 @@ is no list of every set: ids are no secret, tokens are.
 from __future__ import annotations
 
 from flask import Blueprint, Response, url_for
+from werkzeug.exceptions import NotFound
 
 from ..games import house_rules
 from ..models import HouseRules
 from ..rules.bounds import NAME_LENGTH
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
-from .access import CHALLENGE, bearer_token
+from .access import CHALLENGE, INVALID, bearer_token
 from .answer_base import Answer, Count, Timestamp, answer
 from .fields import text
 from .game_answers import iso
@@ -25,6 +26,7 @@ from .request_base import Body, RuleSetChoice
 # No max= here: werkzeug answers an id past the maximum with 405, not 404; get() checks the range.
 SAVED = "/v1/rulesets/saved/<int:ruleset_id>"
 NO_TOKEN = N_("Send the rule set's token in an Authorization: Bearer header.")
+OPENS_NOTHING = N_("No saved rule set %(id)s opens with that link.")
 
 
 class SavedRuleSetRequest(Body):
@@ -80,12 +82,16 @@ def saved_create() -> tuple[Response, int, dict[str, str]]:
     return response, status, {"Location": url_for(".saved_show", ruleset_id=saved.id)}
 
 
-def _opened(ruleset_id: int) -> HouseRules:
-    """The set this request's bearer token opens: 401 without one, 404 for any other."""
+def _opened(ruleset_id: int, *, change: bool = False) -> HouseRules:
+    """The set this request's bearer token opens: 401 without one or with one that opens no
+    set (the same for a missing set and a wrong token)."""
     token = bearer_token()
     if token is None:
         raise Problem(401, msg(NO_TOKEN), headers=[CHALLENGE])
-    return house_rules.get(ruleset_id, token)
+    try:
+        return house_rules.get(ruleset_id, token, change=change)
+    except NotFound:
+        raise Problem(401, msg(OPENS_NOTHING, id=ruleset_id), headers=[INVALID]) from None
 
 
 @documented({200: SavedRuleSet})
@@ -97,7 +103,7 @@ def saved_show(ruleset_id: int) -> tuple[Response, int]:
 @documented({200: SavedRuleSet}, SavedRuleSetRequest)
 def saved_update(ruleset_id: int) -> tuple[Response, int]:
     """Replace a saved house rule set; games started with it keep their own copy."""
-    saved = _opened(ruleset_id)  # as for a game: the link first, then the body
+    saved = _opened(ruleset_id, change=True)  # as for a game: the link first, then the body
     body = read(SavedRuleSetRequest)
     return answer(SavedRuleSet.of(house_rules.update(saved, body.name, body.rules)))
 
@@ -105,7 +111,7 @@ def saved_update(ruleset_id: int) -> tuple[Response, int]:
 @documented({200: SavedRuleSet})
 def saved_delete(ruleset_id: int) -> tuple[Response, int]:
     """Delete a saved house rule set and answer it as it was; its games keep their copy."""
-    saved = _opened(ruleset_id)
+    saved = _opened(ruleset_id, change=True)
     gone = SavedRuleSet.of(saved)
     house_rules.delete(saved)
     return answer(gone)

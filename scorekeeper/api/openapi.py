@@ -20,9 +20,9 @@ View = TypeVar("View", bound=Callable[..., Any])
 Schema = dict[str, Any]
 REASONS = {
     400: "The body is not a JSON object.",
-    401: "No link token was sent (Authorization: Bearer <token>).",
+    401: "No link token was sent (Authorization: Bearer <token>), or it opens nothing here.",
     403: "A view link asked for a change.",
-    404: "No such game, rule set or URL.",
+    404: "No such game, table, person, rule set or URL.",
     409: "Another change to the game happened at the same moment, or since `version`.",
     410: "The link was replaced; ask the table for the new one.",
     413: "The body is larger than the server takes.",
@@ -35,11 +35,30 @@ DESCRIPTION = (
     "an `errors` object of messages per field, in the language of Accept-Language. Changes "
     "to one game are made one at a time; send the `version` you last read with each, and a "
     "change that another client's overtook is refused with 409 and the game as it now stands "
-    "(`game`). Bodies are I-JSON (RFC 7493): text with a lone surrogate is refused, and a "
-    "whole number is sent as one (2, not 2.0)."
+    "(`game`). Bodies are I-JSON (RFC 7493): text with a lone surrogate is refused; a whole "
+    "number may be sent as 2 or 2.0, never as 2.5."
 )
 LINK = "link"
+LINKED = ("game_id", "table_id")  # a URL naming one of these opens with its link
 REF = r'"#/components/schemas/([^"]+)"'
+
+
+@dataclass(frozen=True)
+class MediaType:
+    """An answer that is a file of this type rather than a JSON object (a CSV)."""
+
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A query-string or header parameter a view reads: its name, JSON Schema, what it does."""
+
+    name: str
+    schema: Schema
+    description: str
+    location: str = "query"
 
 
 @dataclass(frozen=True)
@@ -49,13 +68,19 @@ class Operation:
     answers: dict[int, Any]
     body: Any = None
     errors: tuple[int, ...] = ()
+    parameters: tuple[Parameter, ...] = ()
 
 
-def documented(answers: dict[int, Any], body: Any = None, errors: tuple[int, ...] = ()) -> Any:
+def documented(
+    answers: dict[int, Any],
+    body: Any = None,
+    errors: tuple[int, ...] = (),
+    parameters: tuple[Parameter, ...] = (),
+) -> Any:
     """Declare the models a view reads and answers; the document is made from them."""
 
     def declare(view: View) -> View:
-        view.operation = Operation(answers, body, errors)  # type: ignore[attr-defined]
+        view.operation = Operation(answers, body, errors, parameters)  # type: ignore[attr-defined]
         return view
 
     return declare
@@ -102,10 +127,10 @@ def _document(app: Flask) -> Schema:
                     "type": "http",
                     "scheme": "bearer",
                     "description": (
-                        "A game's edit link token (reading and changing) or view link token "
-                        "(reading, and the arbiter without recording). A replaced link "
-                        "answers 410. A saved rule set's token (answered when it is saved) "
-                        "reads, changes and deletes that set."
+                        "A game's or a table's edit link token (reading and changing) or "
+                        "view link token (reading, and the arbiter without recording). A "
+                        "replaced link answers 410. A saved rule set's token (answered when "
+                        "it is saved) reads, changes and deletes that set."
                     ),
                 }
             },
@@ -119,7 +144,11 @@ def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema
     declared = operation_of(app, rule.endpoint)
     responses: Schema = {}
     for status, model in declared.answers.items():
-        responses[str(status)] = _content(schemas, model, "application/json", "The answer.")
+        if isinstance(model, MediaType):
+            content = {model.name: {"schema": {"type": "string"}}}
+            responses[str(status)] = {"description": model.description, "content": content}
+        else:
+            responses[str(status)] = _content(schemas, model, "application/json", "The answer.")
     for status in _problems(rule, method, declared):
         model = Conflict if status == 409 and "game_id" in rule.arguments else Problem
         reason = REASONS[status]
@@ -129,9 +158,12 @@ def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema
         "summary": (view.__doc__ or "").strip().splitlines()[0],
         "responses": responses,
     }
-    if rule.arguments:
-        op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)]
-    if {"game_id", "ruleset_id"} & set(rule.arguments):
+    if rule.arguments or declared.parameters:
+        op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)] + [
+            {"name": q.name, "in": q.location, "schema": q.schema, "description": q.description}
+            for q in declared.parameters
+        ]
+    if {*LINKED, "ruleset_id"} & set(rule.arguments):
         op["security"] = [{LINK: []}]
     if declared.body is not None:
         body = _content(schemas, declared.body, "application/json", "", mode="validation")
@@ -144,10 +176,14 @@ def _problems(rule: Rule, method: str, declared: Operation) -> list[int]:
     statuses = set(declared.errors)
     if declared.body is not None:
         statuses |= {400, 413, 415, 422}
-    if "game_id" in rule.arguments:
+    if declared.parameters:
+        statuses |= {422}
+    if set(LINKED) & set(rule.arguments):
         statuses |= {401, 404, 410}
         if method != "GET":
-            statuses |= {403, 409}
+            statuses |= {403}
+    if "game_id" in rule.arguments and method != "GET":
+        statuses |= {409}
     if "ruleset_id" in rule.arguments:
         statuses |= {401, 404}
     return sorted(statuses)

@@ -11,7 +11,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from ..extensions import db
 from ..i18n import translate_text
 from ..rules.errors import RuleError, RuleSetInvalid
-from ..rules.messages import Message
+from ..rules.messages import N_, Message, msg
 from .answers import Conflict
 from .answers import Problem as ProblemAnswer
 from .game_answers import Game
@@ -19,6 +19,7 @@ from .game_answers import Game
 MEDIA_TYPE = "application/problem+json"
 WHOLE_REQUEST = ""  # the errors key for a problem with the request as a whole
 Errors = Mapping[str, Sequence[Message]]
+TOO_FAST = N_("This device sent too many requests in a short time. Wait a minute and try again.")
 
 
 class Problem(Exception):
@@ -85,7 +86,9 @@ def answer_http_error(error: HTTPException) -> Response:
     db.session.rollback()
     status = error.code or 500
     headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
-    return problem_response(status, error.description, headers=headers)
+    # The limiter's own description names only the limit ("10 per 1 minute").
+    detail = translate_text(msg(TOO_FAST)) if status == 429 else error.description
+    return problem_response(status, detail, headers=headers)
 
 
 def answer_routing_error() -> Response | None:

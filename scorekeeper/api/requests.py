@@ -15,7 +15,7 @@ from pydantic import (
 from pydantic import ValidatorFunctionWrapHandler as Handler
 from pydantic import WrapValidator as Wrap
 
-from ..rules.bounds import MAX_DECKS, MAX_PLAYERS
+from ..rules.bounds import MAX_DECKS, MAX_PLAYERS, MIN_PLAYERS
 from ..rules.messages import N_, Message, msg
 from ..rules.player_names import name_key
 from .fields import (
@@ -35,10 +35,13 @@ from .request_base import ABSENT, Body, RuleSetChoice, problems_at
 
 
 def _named(value: Any, handler: Handler) -> list[str]:
-    """Players' names in seat order; at least one, at most a table's eight."""
+    """Players' names in seat order; two at least (every rule set's fewest), eight at most."""
     try:
         names: list[str] = handler(value)
     except ValidationError as error:
+        if first_error(error) == "too_short" and isinstance(value, list) and value:
+            message = N_("At least %(count)s players sit at one table.")
+            raise refusal(message, count=MIN_PLAYERS) from None
         if first_error(error) == "too_short":
             raise refusal(N_("Name the players.")) from None
         if first_error(error) == "too_long":
@@ -58,7 +61,9 @@ PlayerName = Annotated[
         )
     ),
 ]
-Players = Annotated[list[PlayerName], Field(min_length=1, max_length=MAX_PLAYERS), Wrap(_named)]
+Players = Annotated[
+    list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS), Wrap(_named)
+]
 
 
 class Action(Body):
@@ -68,16 +73,15 @@ class Action(Body):
     version: Version = None
 
 
-class NewGame(Body):
-    """Start a game: first_dealer null cuts for the deal at random."""
+class Seating(Body):
+    """Who sits where in a new game: first_dealer null cuts for the deal at random."""
 
-    ruleset: RuleSetChoice
     players: Players
     first_dealer: Seat | None = None
     decks: whole(MAX_DECKS) | None = None  # type: ignore[valid-type]
 
     @model_validator(mode="after")
-    def _table(self) -> NewGame:
+    def _table(self) -> Seating:
         """Each name differs from the others in any case; the first dealer sits at the table."""
         errors: dict[str, list[Message]] = {}
         seen: set[str] = set()
@@ -88,8 +92,14 @@ class NewGame(Body):
         if self.first_dealer is not None and self.first_dealer >= len(self.players):
             errors["first_dealer"] = [msg(SEAT_OUTSIDE, value=self.first_dealer)]
         if errors:
-            raise problems_at("NewGame", errors)
+            raise problems_at(type(self).__name__, errors)
         return self
+
+
+class NewGame(Seating):
+    """Start a game: first_dealer null cuts for the deal at random."""
+
+    ruleset: RuleSetChoice
 
 
 class SeatChange(Action):

@@ -13,7 +13,16 @@ from ..models import Game as GameRow
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
 from ..rules.ruleset_json import ruleset_from_dict
-from . import conflicts, house_rules, openapi, problems, sharing
+from . import (
+    conflicts,
+    house_rules,
+    openapi,
+    problems,
+    sharing,
+    table_files,
+    table_people,
+    tables,
+)
 from .access import open_change, open_game
 from .answer_base import answer
 from .answers import (
@@ -41,6 +50,9 @@ problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
 house_rules.register(bp)
+tables.register(bp)
+table_people.register(bp)
+table_files.register(bp, GAME)
 
 
 @bp.before_request

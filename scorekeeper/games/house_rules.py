@@ -16,6 +16,7 @@ from flask import abort
 from sqlalchemy import select
 
 from ..capability_links import new_token
+from ..database import lock_rule_set, lock_writes
 from ..extensions import db
 from ..models import HouseRules, utcnow
 from ..rules.bounds import NAME_LENGTH, TEXT
@@ -57,8 +58,13 @@ def among(tokens: Mapping[int, str]) -> list[HouseRules]:
     return sorted(found, key=lambda saved: (saved.name, saved.id))
 
 
-def get(ruleset_id: int, token: str | None) -> HouseRules:
-    """The saved set this token opens, or 404: the same for a missing set and a wrong token."""
+def get(ruleset_id: int, token: str | None, *, change: bool = False) -> HouseRules:
+    """The saved set this token opens, or 404: the same for a missing set and a wrong token.
+
+    For a change the set is locked before it is read, so concurrent saves wait their turn.
+    """
+    if change and 0 < ruleset_id <= MAX_ID:
+        lock_rule_set(ruleset_id)
     saved = db.session.get(HouseRules, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
     if saved is None or token is None or not opens(saved, token):
         abort(404)
@@ -108,6 +114,7 @@ def create(name: str, rules: RuleSet, copied: bool = False) -> HouseRules:
     """Save a rule set under a name; a copy of a saved set keeps its round count as made."""
     name = _checked_name(name)
     saved = HouseRules(name=name, rules_json=_stored(name, rules, copied), token=new_token())
+    lock_writes()
     db.session.add(saved)
     db.session.commit()
     return saved

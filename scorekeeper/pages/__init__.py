@@ -8,6 +8,7 @@ from flask import Flask
 def init_app(app: Flask) -> None:
     """Register every page blueprint and the helpers the templates call."""
     from . import (
+        blank_sheets,
         buys,
         changes,
         checker,
@@ -29,6 +30,7 @@ def init_app(app: Flask) -> None:
     for blueprint in (
         home.bp,
         home.rulesets_bp,
+        blank_sheets.bp,
         home.language_bp,
         home.theme_bp,
         house_rules.bp,

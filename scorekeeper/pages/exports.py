@@ -21,14 +21,13 @@ protect_table(bp)
 game_bp = Blueprint("game_exports", __name__, url_prefix=GAME)
 protect(game_bp)
 import_bp = Blueprint("imports", __name__)
-BACKUP_LIMIT = 64 * 1024 * 1024  # a table's backup holds every game; other requests keep 256 KiB
 DIFFERENCES_SHOWN = 8  # where a restored file and its table differ, as flashed messages
 
 
 @import_bp.url_value_preprocessor
 def _allow_a_backup(_endpoint: str | None, _values: dict[str, Any] | None) -> None:
     """Take a backup file larger than other requests; runs before the CSRF check reads the form."""
-    request.max_content_length = BACKUP_LIMIT
+    request.max_content_length = backup.BACKUP_LIMIT
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:

@@ -147,4 +147,7 @@ def rules(game_id: int) -> Response:
         card_summary=summary(state.rules),
         back=url_for("games.show", game_id=game_id),
         edit_link=url_for("house_rules.new", rules=encode(state.game.rules_json)),
+        sheet_link=url_for(
+            "blank_sheets.packed", r=encode(state.game.rules_json), players=len(state.names)
+        ),
     )

@@ -52,6 +52,7 @@ def show(key: str) -> str:
         sections=rules_card(preset),
         card_summary=summary(preset),
         edit_link=url_for("house_rules.new", **{"from": key}),
+        sheet_link=url_for("blank_sheets.preset", key=key),
     )
 
 

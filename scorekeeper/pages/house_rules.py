@@ -138,7 +138,7 @@ def edit(ruleset_id: int, token: str) -> Response:
 @bp.post(SET)
 def update(ruleset_id: int, token: str) -> Response:
     """Save changes to a saved set; games started with it keep their copy."""
-    saved = house_rules.get(ruleset_id, token)
+    saved = house_rules.get(ruleset_id, token, change=True)
     draft = Draft.of(read_form(request.form))
     if draft.rules is None:
         return _editor(draft, saved, status=422)
@@ -157,7 +157,7 @@ def duplicate(ruleset_id: int, token: str) -> Response:
 @bp.post(f"{SET}/delete")
 def delete(ruleset_id: int, token: str) -> Response:
     """Delete a saved set; games started with it keep their copy."""
-    house_rules.delete(house_rules.get(ruleset_id, token))
+    house_rules.delete(house_rules.get(ruleset_id, token, change=True))
     return go_to(url_for(".index"))
 
 

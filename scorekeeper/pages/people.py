@@ -8,10 +8,10 @@ from werkzeug.wrappers import Response
 from ..models import TablePlayer
 from ..rules.errors import RuleError
 from ..rules.presets import PRESETS
-from ..rules.stats import head_to_head, player_record
 from ..tables import people
+from ..tables.figures import person_figures, read_filters
 from .charts import totals_chart
-from .record_view import played, read_filters
+from .record_view import filter_errors
 from .rendering import field_errors, respond
 from .table_links import TABLE, protect_table, require_table_edit, table_access
 
@@ -32,10 +32,7 @@ def _person(player_id: int) -> TablePlayer:
 def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
     """A person's page: their record, head-to-head with the others, their totals over games."""
     filters = read_filters(request.args)
-    kept = filters.apply(played(g.table))
-    record = player_record(kept, person.id)
-    others = [p for p in people.people(g.table) if p.id != person.id]
-    versus = [(other, head_to_head(kept, person.id, other.id)) for other in others]
+    figures = person_figures(g.table, person, filters)
     return respond(
         PERSON,
         PERSON,
@@ -43,12 +40,13 @@ def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
         table=g.table,
         editable=table_access().can_edit,
         person=person,
-        record=record,
-        versus=[(o, h) for o, h in versus if h.games],
-        others=others,
+        record=figures.record,
+        versus=figures.versus,
+        others=figures.others,
         filters=filters,
+        filter_errors=filter_errors(filters),
         presets=PRESETS.values(),
-        chart=totals_chart(record.totals),
+        chart=totals_chart(figures.record.totals),
         **extra,
     )
 

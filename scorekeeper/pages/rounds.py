@@ -9,10 +9,12 @@ from werkzeug.wrappers import Response
 
 from ..games import round_end
 from ..games.refusals import Conflict
+from ..games.spoken_numbers import number_words
 from ..games.state import GameState, game_state, load_game
-from ..i18n import translate
+from ..i18n import current_locale, translate
 from ..rules.errors import RuleError
 from ..rules.messages import Message
+from ..rules.quick_entry import MAX_TEXT, read_round
 from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
@@ -76,8 +78,13 @@ def _page(
     form: FlaskForm,
     status: int = 200,
     notes: dict[int, str] | None = None,
+    said: str = "",
+    read_problems: list[str] | None = None,
 ) -> Response:
-    """The end-of-round page; `notes` say per hand what a tap did to typed points."""
+    """The end-of-round page; `notes` say per hand what a tap did to typed points.
+
+    `said` is the round in one line as typed, `read_problems` what could not be read of it.
+    """
     return respond(
         "rounds/edit.html",
         "rounds/edit.html",
@@ -88,6 +95,9 @@ def _page(
         seats=_seats(state, number),
         tallies=_tallies(state, number, form),
         notes=notes or {},
+        said=said,
+        said_limit=MAX_TEXT,
+        read_problems=read_problems or [],
     )
 
 
@@ -140,6 +150,30 @@ def tap(game_id: int, number: int) -> Response:
             notes = _drop_typed_points(form, int(seat))
         field.data = counts
     return _page(state, number, form, notes=notes)
+
+
+@bp.post("/<int:number>/reading")
+def read_said(game_id: int, number: int) -> Response:
+    """Fill the form from a round said in one line ("Anna out, Bob 35"); never saves it."""
+    state = game_state(load_game(game_id))
+    form = _form_for(state, number)
+    seats = _seats(state, number)
+    said = request.form.get("said", "")
+    reading = read_round(
+        said, [state.names[seat] for seat in seats], current_locale(), number_words
+    )
+    for hand in reading.hands:
+        seat = seats[hand.seat]
+        points, cards = getattr(form, f"points_{seat}"), getattr(form, f"cards_{seat}")
+        cards.data = {}
+        if hand.went_out:
+            form.went_out.data = str(seat)
+            points.data, points.raw_data = None, []
+        else:
+            points.data, points.raw_data = hand.points, [str(hand.points)]
+    problems = [translate(problem) for problem in reading.problems]
+    status = 422 if problems else 200
+    return _page(state, number, form, status, said=said, read_problems=problems)
 
 
 def _drop_typed_points(form: FlaskForm, seat: int) -> dict[int, str]:

@@ -125,6 +125,8 @@ def _convert(tp: Any, value: object, path: str, errors: Errors) -> object:
         # bool is a subclass of int, but true is no number of cards.
         if isinstance(value, tp) and (tp is bool or not isinstance(value, bool)):
             return value
+        if tp is int and isinstance(value, float) and value.is_integer():
+            return int(value)  # JSON has one kind of number: 3.0 is the whole number 3
         return _refuse(errors, path, msg(_SCALAR_MESSAGES[tp]))
     raise TypeError(f"no JSON reader for {tp!r} at {path!r}")
 

@@ -29,7 +29,8 @@ from .backup_replay import replay_games
 from .backup_rows import game_rows
 from .backup_write import store
 
-__all__ = ["BackupRefused", "Imported", "export_backup", "import_backup"]
+__all__ = ["BACKUP_LIMIT", "BackupRefused", "Imported", "export_backup", "import_backup"]
+BACKUP_LIMIT = 64 * 1024 * 1024  # a table's backup holds every game; other requests keep 256 KiB
 
 
 @dataclass(frozen=True)

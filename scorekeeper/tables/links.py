@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from ..capability_links import Access, LinkKind, Role, open_link, role_of
+from ..capability_links import Access, LinkKind, LinkRefused, Role, open_link, role_of
 from ..capability_links import rotate as rotate_link
 from ..database import lock_table
 from ..extensions import db
 from ..models import CardTable, RetiredTableLink
-from ..rules.messages import N_
+from ..rules.messages import N_, msg
 
+NO_LINK = N_("Send the table's link token in an Authorization: Bearer header.")
 TABLE_LINKS = LinkKind(
     retired=RetiredTableLink,
     owner="table_id",
@@ -20,8 +21,11 @@ TABLE_LINKS = LinkKind(
 )
 
 
-def open_table(table_id: int, token: str, *, change: bool) -> tuple[CardTable, Access]:
-    """The table a link opens; a change locks the table before anything reads it."""
+def open_table(table_id: int, token: str | None, *, change: bool) -> tuple[CardTable, Access]:
+    """The table a link opens; a change locks the table before anything reads it. No token
+    (the API's request without an Authorization header) is refused with 401."""
+    if token is None:
+        raise LinkRefused(401, msg(NO_LINK))
     return open_link(TABLE_LINKS, table_id, token, change=change, load=_table_row)
 
 

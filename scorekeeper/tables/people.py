@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from ..capability_links import new_token
 from ..collation import by_name
+from ..database import lock_writes
 from ..extensions import db
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
@@ -35,6 +36,7 @@ def create_table(name: str) -> CardTable:
         edit_token=new_token(),
         view_token=new_token(),
     )
+    lock_writes()
     db.session.add(table)
     db.session.commit()
     return table

@@ -14,6 +14,20 @@ document.addEventListener("click", async (event) => {
   button.textContent = button.dataset.copied;
 });
 
+// "Print" buttons (data-print) open the browser's print dialog: a sheet is made for paper.
+document.addEventListener("click", (event) => {
+  if (event.target.closest("button[data-print]")) window.print();
+});
+
+// Enter in a field that fills in others (data-enter-presses) presses its own button, not the
+// form's default "Save": the round said in one line is read, never saved by itself.
+document.addEventListener("keydown", (event) => {
+  const input = event.target.closest?.("input[data-enter-presses]");
+  if (!input || event.key !== "Enter") return;
+  event.preventDefault();
+  document.getElementById(input.dataset.enterPresses)?.click();
+});
+
 // A link that was replaced answers 410: reload, so the page says so instead of going stale.
 document.addEventListener("htmx:responseError", (event) => {
   if (event.detail.xhr.status === 410 || event.detail.xhr.status === 404) {

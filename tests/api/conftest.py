@@ -13,6 +13,7 @@ from werkzeug.test import TestResponse
 PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
 SAFE = {"GET", "HEAD", "OPTIONS"}
 URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i", "ruleset_id": 1}
+URL_VALUES |= {"table_id": 1, "player_id": 1}  # a table and its person, where one is made
 POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:
 # (endpoint, URL values, body). Tests check this covers every such route in the URL map.
@@ -108,6 +109,14 @@ def api(client: FlaskClient) -> Api:
     return Api(client)
 
 
+@pytest.fixture
+def tables(client: FlaskClient) -> Any:
+    """The table routes of a fresh app's API, on each database (a tables.TableApi)."""
+    from .tables import TableApi  # it builds on this module's Api
+
+    return TableApi(client)
+
+
 def buys_of(state: Any) -> list[int]:
     """Buys per seat in the current round."""
     return [entry["bought"] for entry in state["current_round"]["buys"]]
@@ -142,15 +151,6 @@ def game_changes(app: Flask) -> set[str]:
         for method, rule in api_routes(app)
         if method.upper() not in SAFE and "game_id" in rule.arguments
     }
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the schemathesis run sent and how often the server failed, for the CI log."""
-    from .test_fuzz import FIGURES
-
-    if FIGURES:
-        figures = ", ".join(f"{name}: {count}" for name, count in sorted(FIGURES.items()))
-        terminalreporter.write_line(f"schemathesis against /api/openapi.json: {figures}")
 
 
 def rule_url(rule: Rule, game_id: int, **values: Any) -> str:

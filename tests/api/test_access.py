@@ -46,7 +46,8 @@ def test_one_games_link_does_not_open_another_game(api: Api) -> None:
     first = dict(api.links)
     api.start(players=["Eve", "Fay"])
     response = api.client.get(f"/api/v1{api.url}", headers=bearer(first["edit_token"]))
-    assert_problem(response, 404)
+    assert_problem(response, 401)
+    assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
 
 
 def test_the_view_link_reads_and_asks_the_arbiter(api: Api) -> None:

@@ -19,6 +19,8 @@ from tests.conftest import LiveGame, at_once
 
 from .conftest import GAME_CHANGES, SAFE, Api, rule_url
 
+pytestmark = pytest.mark.storage
+
 PHONES = 6
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scorekeeper.extensions import db
 from scorekeeper.games import house_rules
 from scorekeeper.rules.presets import MAY_I
+from scorekeeper.tables import people
 
 from .conftest import PLAYERS, Api, api_routes, assert_problem, rule_url
 
@@ -70,10 +71,13 @@ RAW_BODIES = [b"[" * 100_000, b"1" * 5_000, b'{"seat": NaN}', b'{"seat": 1e999}'
 
 @pytest.fixture
 def change_urls(api: Api, app: Flask) -> list[tuple[str, str]]:
-    """Every POST and PUT URL of the API, about a game in its first round (and saved set 1)."""
+    """Every POST and PUT URL of the API, about a game in its first round (saved set 1, table 1)."""
     api.start()
     with app.app_context():  # the set opens with the game's link: one bearer token for all
         house_rules.create("Ours", MAY_I).token = api.links["edit_token"]
+        table = people.create_table("Club")  # table 1, and its person 1, open with it too
+        table.edit_token = api.links["edit_token"]
+        people.seat_people(table, ["Anna"])
         db.session.commit()
     return [
         (method, rule_url(rule, api.game_id))

@@ -125,7 +125,7 @@ def test_a_bad_rule_set_object_is_refused_with_every_field(app: Flask, api: Api)
     [
         ({"ruleset": "poker"}, "ruleset", "There is no rule set poker."),
         ({"ruleset": 7}, "ruleset", "Give a rule set's key or a whole rule set."),
-        ({"players": ["Anna"]}, "players", "May I? is played by 2 to 8 players, not 1."),
+        ({"players": ["Anna"]}, "players", "At least 2 players sit at one table."),
         (
             {"players": [f"P{n}" for n in range(9)]},
             "players",
@@ -159,9 +159,11 @@ def test_a_new_game_without_ruleset_or_players_names_both_as_required(api: Api) 
     assert problem["errors"] == {"ruleset": ["Required."], "players": ["Required."]}
 
 
-def test_an_unknown_game_is_not_found(api: Api) -> None:
+def test_an_unknown_game_opens_with_no_link(api: Api) -> None:
     api.start()
-    problem = assert_problem(api.call("get", "/games/999"), 404)
+    problem = assert_problem(
+        api.call("get", "/games/999"), 401
+    )  # as a wrong link: ids tell nothing
     assert problem["detail"] == "No game 999 opens with that link."
-    assert_problem(api.call("get", f"/games/{2**63}"), 404)
-    assert_problem(api.call("post", "/games/999/buys", {"seat": 0}), 404)
+    assert_problem(api.call("get", f"/games/{2**63}"), 404)  # past the URL's range: no such URL
+    assert_problem(api.call("post", "/games/999/buys", {"seat": 0}), 401)

@@ -13,6 +13,8 @@ from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from .conftest import PLAYERS, Api, assert_problem, bearer
 from .test_games import games_stored
 
+pytestmark = pytest.mark.storage
+
 SURROGATE = "\ud800"
 ESCAPED = "\\ud800"  # how a field's name holding one is told
 LONE = "Not valid text: it holds a lone surrogate."

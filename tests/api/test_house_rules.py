@@ -17,6 +17,8 @@ from scorekeeper.rules.ruleset_json import ruleset_to_dict
 
 from .conftest import PLAYERS, Api, assert_problem
 
+pytestmark = pytest.mark.storage
+
 HOUSE = ruleset_to_dict(MAY_I) | {"buys": ruleset_to_dict(MAY_I)["buys"] | {"cap_per_game": 5}}
 
 
@@ -43,8 +45,8 @@ def test_a_saved_set_is_created_read_updated_and_deleted_with_its_token(api: Api
     assert updated["created_at"] == created["created_at"]
     assert updated["updated_at"] >= created["updated_at"]
     assert set_call(api, "delete", url, token).json["name"] == "Saturday"
-    assert_problem(set_call(api, "get", url, token), 404)
-    assert_problem(set_call(api, "delete", url, token), 404)
+    assert_problem(set_call(api, "get", url, token), 401)  # its token opens nothing now
+    assert_problem(set_call(api, "delete", url, token), 401)
 
 
 def test_there_is_no_list_of_every_set(api: Api) -> None:
@@ -64,9 +66,9 @@ def test_a_set_is_not_read_changed_or_deleted_without_its_token(app: Flask, api:
         no_token = set_call(api, method, url, None, sent)
         assert_problem(no_token, 401)
         assert no_token.headers["WWW-Authenticate"].startswith("Bearer")
-        assert_problem(set_call(api, method, url, "x" * len(saved["token"]), sent), 404)
-        assert_problem(set_call(api, method, url, other["token"], sent), 404)
-        assert_problem(set_call(api, method, url, api.links["edit_token"], sent), 404)
+        assert_problem(set_call(api, method, url, "x" * len(saved["token"]), sent), 401)
+        assert_problem(set_call(api, method, url, other["token"], sent), 401)
+        assert_problem(set_call(api, method, url, api.links["edit_token"], sent), 401)
     with app.app_context():
         assert db.session.get_one(HouseRules, saved["id"]).name == "Ours"
 
@@ -117,10 +119,10 @@ def test_problems_come_in_the_requests_language(api: Api) -> None:
     assert problem["errors"]["name"] != ["Must be 1 to 80 characters."]
 
 
-def test_an_id_past_the_columns_range_is_not_found(api: Api) -> None:
+def test_an_id_past_the_columns_range_opens_nothing(api: Api) -> None:
     for method in ("get", "put", "delete"):
         body = {"name": "x", "rules": "may-i"} if method == "put" else None
-        assert_problem(set_call(api, method, "/rulesets/saved/17031732711", "x", body), 404)
+        assert_problem(set_call(api, method, "/rulesets/saved/17031732711", "x", body), 401)
 
 
 def test_who_is_down_is_marked_shown_and_refuses_a_buy(api: Api) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
 
 from .conftest import Api, assert_problem, bearer, buys_of
+
+pytestmark = pytest.mark.storage
 
 REPLACED = "This link was replaced; ask the table for the new one."
 
@@ -39,13 +42,13 @@ def test_replacing_the_view_link_keeps_the_edit_link_working(api: Api) -> None:
     assert api.history()[1] == "The view link was replaced"
 
 
-def test_a_link_replaced_twice_stays_retired_and_a_stranger_still_gets_404(api: Api) -> None:
+def test_a_link_replaced_twice_stays_retired_and_a_stranger_still_gets_401(api: Api) -> None:
     api.start()
     first = api.links["view_token"]
     api.ok("post", f"{api.url}/links/view", {})
     api.ok("post", f"{api.url}/links/view", {})
     assert_problem(api.with_link(first, "get", api.url), 410)
-    assert_problem(api.with_link("never-a-link", "get", api.url), 404)
+    assert_problem(api.with_link("never-a-link", "get", api.url), 401)
 
 
 def test_a_link_retired_on_the_share_page_answers_410_in_the_api(

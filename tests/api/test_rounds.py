@@ -8,6 +8,8 @@ import pytest
 
 from .conftest import Api, assert_problem, buys_of
 
+pytestmark = pytest.mark.storage
+
 # (round, who went out or None for the stock, hands as entered, each seat's score)
 SEVEN_ROUNDS: list[tuple[int, str | None, dict[str, Any], list[int]]] = [
     (1, "Anna", {"Ben": 25, "Carla": "KC 7H JK", "Dev": {"A": 1, "5": 2}}, [0, 25, 32, 25]),

@@ -40,7 +40,9 @@ def test_999_is_refused_and_an_unusually_high_hand_is_saved_with_a_warning(api: 
     api.start()
     refused = api.end_round(1, "Anna", {"Ben": 999, "Carla": 20, "Dev": 30})
     message = assert_problem(refused, 422, "hands.1")["errors"]["hands.1"][0]
-    assert message.startswith("No hand is worth 999: with 0 buys this player holds at most 11 cards")
+    assert message.startswith(
+        "No hand is worth 999: with 0 buys this player holds at most 11 cards"
+    )
     answer = api.end_round(1, "Anna", {"Ben": 150, "Carla": 20, "Dev": 30})
     assert answer.status_code == 200, answer.get_data(as_text=True)
     assert answer.json["warnings"] == ["Ben: 150 points is unusually high for one hand. Check it."]

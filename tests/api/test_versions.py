@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from werkzeug.test import TestResponse
 
 from .conftest import Api, assert_problem, buys_of
 from .documented import problems
+
+pytestmark = pytest.mark.storage
 
 HANDS = {"Ben": 10, "Carla": 20, "Dev": 30}
 
@@ -123,5 +126,5 @@ def test_the_version_route_answers_the_version_alone(api: Api) -> None:
     assert api.ok("get", f"{api.url}/version") == {"version": 1}
     api.buy("Ben")
     assert api.version() == 2 == api.state()["version"]
-    assert_problem(api.call("get", "/games/999/version"), 404)
+    assert_problem(api.call("get", "/games/999/version"), 401)
     assert_problem(api.client.get(f"/api/v1{api.url}/version"), 401)

@@ -14,6 +14,8 @@ from scorekeeper.models import Change
 
 from .conftest import Api
 
+pytestmark = pytest.mark.storage
+
 KEPT = "scorekeeper.kept_states"  # the app's kept states (games/state.py)
 
 

@@ -23,10 +23,11 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, TablePlayer
+from tests.figures import FIGURES
 from tests.tables.backups import backup_of, empty, nothing_stored, upload
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 
-from .conftest import FIGURES
+pytestmark = pytest.mark.storage
 
 EXAMPLES = 60  # files per database: about a minute each
 Path = tuple[str | int, ...]

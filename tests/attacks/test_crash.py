@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from sqlalchemy import select, text
 
@@ -28,8 +29,9 @@ from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.models import Change, Game
 from scorekeeper.rules.presets import MAY_I
+from tests.figures import FIGURES
 
-from .conftest import FIGURES
+pytestmark = pytest.mark.storage
 
 CLIENTS = 4
 KILL_AFTER = 150  # acknowledged writes before the kill: the load is well under way

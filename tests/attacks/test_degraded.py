@@ -6,12 +6,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from flask import Flask
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy
 from tests.conftest import Table
+
+pytestmark = pytest.mark.storage
 
 
 @contextmanager

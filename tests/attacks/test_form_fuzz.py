@@ -28,8 +28,9 @@ from scorekeeper.models import Game, TablePlayer
 from scorekeeper.pages.ruleset_form import flatten
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
+from tests.figures import FIGURES
 
-from .conftest import FIGURES
+pytestmark = pytest.mark.storage
 
 EXAMPLES = 20  # per route: about 620 requests per database, under a minute each
 MARK = "<x-fuzz>"  # must never come back unescaped

@@ -19,6 +19,8 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.player_names import clean_name, name_key
 from tests.conftest import LiveGame, at_once
 
+pytestmark = pytest.mark.storage
+
 PHONES = 8
 
 

@@ -9,6 +9,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, Game
 from tests.conftest import Table
 
+pytestmark = pytest.mark.storage
+
 HUGE = "99999999999999999999"
 # (path under the game, form, field the answer names)
 HIDDEN = [

@@ -25,9 +25,10 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.presets import MAY_I, NO_JOKERS
 from scorekeeper.rules.ruleset import BuyRules, Contract, DeckRule, MeldRules, RoundSpec
 from scorekeeper.rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
+from tests.figures import FIGURES
 from tests.web.test_house_rules import HX, form_of
 
-from .conftest import FIGURES
+pytestmark = pytest.mark.storage
 
 RUN = "rounds.0.contract.run_length"
 PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur", "Anna", "Ben", "Carla", "Dev"]

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import Phone
 from tests.browser.test_full_game import buy, buy_row, enter_hands, hand, start_game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.storage]
 
 # Pages poll every 2 s, so a change shows within one poll and its answer; the wait is generous
 # because CI shares two cores with the server and Chromium (latency is measured by `make bench`).

@@ -13,6 +13,8 @@ from flask import Flask
 from scorekeeper import __version__, schema
 from tests.databases import migrate
 
+pytestmark = pytest.mark.storage
+
 App = Callable[..., Flask]
 
 

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from sqlalchemy import Connection, MetaData, Table, create_engine, select
 
@@ -23,6 +24,8 @@ from scorekeeper.config import with_psycopg
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from tools.nginx_proxy import scorekeeper
+
+pytestmark = pytest.mark.storage
 
 SCRIPT = Path(sys.executable).parent / "scorekeeper"
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')

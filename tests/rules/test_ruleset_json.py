@@ -153,7 +153,7 @@ def may_i_data() -> dict[str, Any]:
 WRONG_TYPES = [
     ("rounds.2.deal", True),
     ("rounds.2.deal", "10"),
-    ("rounds.2.deal", 10.0),
+    ("rounds.2.deal", 10.5),
     ("rounds.2.deal", None),
     ("rounds.0.contract.books", [2]),
     ("rounds.0.buy_cap", "none"),
@@ -337,3 +337,12 @@ def test_any_negative_card_value_is_refused_on_that_rank(
     data = ruleset_to_dict(rules)
     data["scoring"]["values"][code] = value
     assert set(errors_for(data)) == {f"scoring.values.{code}"}
+
+
+def test_a_whole_number_sent_as_a_float_reads_as_that_number() -> None:
+    data = may_i_data()
+    data["rounds"][2]["deal"] = 10.0  # JSON has one kind of number: 10.0 is 10
+    data["scoring"]["values"]["K"] = 10.0
+    rules = ruleset_from_dict(data)
+    assert rules.rounds[2].deal == 10 and isinstance(rules.rounds[2].deal, int)
+    assert rules == ruleset_from_dict(may_i_data())

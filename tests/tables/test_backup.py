@@ -25,6 +25,8 @@ from tests.tables.backups import (
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
 
+pytestmark = pytest.mark.storage
+
 
 def test_export_then_import_restores_every_fact_and_twice_adds_nothing(
     app: Flask, client: FlaskClient

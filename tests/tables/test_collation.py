@@ -11,6 +11,8 @@ from flask.testing import FlaskClient
 from scorekeeper.collation import by_name
 from tests.tables.helpers import open_table, play, start_at
 
+pytestmark = pytest.mark.storage
+
 PLAYERS = ["Otto", "Zoë", "Ömer", "Nzinga", "Fritz", "Ñoño", "Ébo", "Oskar"]
 ORDER = {
     # German (DIN 5007) and English: accents are second to the letters, "Ö" sorts among O.

@@ -7,6 +7,7 @@ import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event
@@ -23,6 +24,8 @@ from tests.tables.helpers import (
     start_at,
 )
 from tests.web.test_games import text
+
+pytestmark = pytest.mark.storage
 
 
 def rows(body: bytes) -> list[list[str]]:

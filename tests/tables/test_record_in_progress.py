@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
+
+pytestmark = pytest.mark.storage
 
 
 def test_the_record_reads_a_game_whose_round_is_under_way(client: FlaskClient) -> None:

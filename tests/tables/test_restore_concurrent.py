@@ -25,6 +25,8 @@ from tests.tables.backups import backup_of, empty, encoded, stored_facts, upload
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
 
+pytestmark = pytest.mark.storage
+
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 
 

@@ -38,6 +38,8 @@ from tests.tables.helpers import (
 )
 from tests.web.test_games import text
 
+pytestmark = pytest.mark.storage
+
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 FAMILY = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur", "Anna", "Ben", "Carla"]
 FAMILY += ["Dan"]

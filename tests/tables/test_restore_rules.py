@@ -20,6 +20,8 @@ from tests.tables.backups import backup_of, empty, encoded, nothing_stored, uplo
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
 
+pytestmark = pytest.mark.storage
+
 Backup = dict[str, Any]
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -26,6 +27,8 @@ from tests.tables.backups import (
 )
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
+
+pytestmark = pytest.mark.storage
 
 Backup = dict[str, Any]
 ALREADY_HERE = "Everything in this file is already here: nothing was added."

@@ -29,6 +29,8 @@ from tests.tables.test_tables import person_id
 from tests.web.test_games import HX, text
 from tests.web.test_house_rules import form_of
 
+pytestmark = pytest.mark.storage
+
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 
 

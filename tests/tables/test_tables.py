@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -21,6 +22,8 @@ from tests.tables.helpers import (
     start_at,
 )
 from tests.web.test_games import text
+
+pytestmark = pytest.mark.storage
 
 
 def tokens(app: Flask, table_id: int = 1) -> tuple[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+import pytest
 from flask import Flask
 from werkzeug.datastructures import MultiDict
 from werkzeug.test import TestResponse
@@ -13,6 +14,8 @@ from scorekeeper.models import Buy
 from tests.conftest import Table
 from tests.web.test_games import HX, PLAYERS, count, text
 from tests.web.test_sharing import links_of
+
+pytestmark = pytest.mark.storage
 
 
 @dataclass

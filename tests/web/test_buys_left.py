@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper.rules.presets import MAY_I
 from tests.conftest import Table
 from tests.web.test_games import PLAYERS, text
 from tests.web.test_house_rules import may_i_form, saved_rules
+
+# The buys a game has stored, counted against its caps: on both databases.
+pytestmark = pytest.mark.storage
 
 
 def buys_shown(table: Table, name: str, path: str = "") -> str:

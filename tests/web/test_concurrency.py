@@ -14,6 +14,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, Game, Round, RoundResult
 from tests.conftest import LiveGame, at_once
 
+pytestmark = pytest.mark.storage
+
 PHONES = 6
 
 

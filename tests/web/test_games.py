@@ -61,6 +61,7 @@ def test_new_game_form_offers_every_rule_set(client: FlaskClient) -> None:
         assert f'value="{key}"' in page
 
 
+@pytest.mark.storage
 def test_names_from_earlier_games_are_offered(table: Table, client: FlaskClient) -> None:
     table.start(PLAYERS)
     page = client.get("/games/new").get_data(as_text=True)
@@ -196,6 +197,7 @@ def test_buys_start_again_in_the_next_round(table: Table) -> None:
     assert table.buy("Ben").status_code == 303
 
 
+@pytest.mark.storage
 def test_a_double_tap_records_one_buy(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     table.buy("Ben", action_id="tap-1")
@@ -258,6 +260,7 @@ def test_second_run_out_ends_the_round_and_goes_to_scoring(table: Table) -> None
     assert re.search(r'<input checked[^>]*value="stock"', form)
 
 
+@pytest.mark.storage
 def test_two_phones_reporting_one_run_out_record_it_once(table: Table) -> None:
     table.start(PLAYERS)
     table.run_out(0)
@@ -335,6 +338,7 @@ def test_tapping_cards_shows_the_running_sum(table: Table) -> None:
     assert 'data-testid="tally-1">25<' in response.get_data(as_text=True)
 
 
+@pytest.mark.storage
 def test_tapped_cards_are_stored_with_the_hand(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     table.end_round(1, "Anna", {"Ben": "K 7 JK", "Carla": 5, "Dan": 5})
@@ -380,6 +384,7 @@ def test_a_tie_on_rounds_out_is_settled_by_a_tiebreaker_round(table: Table) -> N
     assert "Round 8" not in sheet
 
 
+@pytest.mark.storage
 def test_a_past_round_is_corrected_and_the_history_shows_it(table: Table) -> None:
     table.start(PLAYERS)
     play(table, TIED_GAME[:3])
@@ -399,6 +404,7 @@ def test_a_round_not_yet_reached_cannot_be_entered(table: Table) -> None:
     assert table.end_round(3, "Anna", {"Ben": 1, "Carla": 1, "Dan": 1}).status_code == 404
 
 
+@pytest.mark.storage
 def test_undo_takes_back_the_last_change(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     play(table, TIED_GAME[:2])
@@ -417,6 +423,7 @@ def test_undo_with_nothing_to_undo_says_so(table: Table) -> None:
     assert "There is nothing to undo." in response.get_data(as_text=True)
 
 
+@pytest.mark.storage
 def test_every_action_is_in_the_history(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     table.buy("Ben")
@@ -438,6 +445,7 @@ def test_play_again_seats_the_same_players(table: Table) -> None:
     assert all(name in page for name in PLAYERS)
 
 
+@pytest.mark.storage
 def test_a_game_survives_a_restart(table: Table, app: Flask) -> None:
     table.start(PLAYERS)
     play(table, TIED_GAME[:2])
@@ -462,6 +470,7 @@ def test_a_finished_game_refuses_buys(app: Flask, table: Table) -> None:
     assert "This game is over." in response.get_data(as_text=True)
 
 
+@pytest.mark.storage
 def test_home_page_lists_games_in_progress_and_finished(table: Table, client: FlaskClient) -> None:
     table.start(PLAYERS)
     play(table, TIED_GAME)

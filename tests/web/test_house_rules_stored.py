@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -12,6 +13,8 @@ from scorekeeper.models import Game, HouseRules
 from tests.conftest import Table
 from tests.web.test_games import text
 from tests.web.test_house_rules import link_of, may_i_form, saved_rules
+
+pytestmark = pytest.mark.storage
 
 HX = {"HX-Request": "true"}
 

@@ -15,8 +15,6 @@ from flask_babel import force_locale, format_time
 from wtforms.i18n import get_translations
 
 from scorekeeper.i18n import short_time
-from scorekeeper.rules.presets import MAY_I
-from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from tests.conftest import Table
 from tests.web.test_games import PLAYERS, TIED_GAME, play, text
 from tests.web.test_translations import TRANSLATIONS
@@ -128,28 +126,24 @@ def test_times_in_the_history_follow_the_locale(table: Table) -> None:
 
 
 # A four-digit total as each language groups its thousands.
-THOUSANDS = {"en": "1,100", "de": "1.100", "nl": "1.100", "es": "1.100"}
+THOUSANDS = {"en": "1,050", "de": "1.050", "nl": "1.050", "es": "1.050"}
 
 
-def start_dear(table: Table) -> None:
-    """Start, through the API, a May I? game where every card is worth 100: 11 cards of round
-    1 make 1,100 (a hand is bounded by the cards it holds, docs/RULES.md 6)."""
-    rules = ruleset_to_dict(MAY_I)
-    dear = rules | {
-        "scoring": rules["scoring"] | {"values": dict.fromkeys(rules["scoring"]["values"], 100)}
-    }
-    body = {"ruleset": dear, "players": PLAYERS, "first_dealer": 0}
-    game = table.client.post("/api/v1/games", json=body).json
-    table.url, table.names = f"/g/{game['id']}/{game['links']['edit_token']}", PLAYERS
+def play_to_a_four_digit_total(table: Table) -> None:
+    """Seven rounds of 150 for Ben: no hand of May I? is worth 1,000 (its decks' best 11 make
+    165), so a four-digit total takes a game."""
+    for number in range(1, 8):
+        hands = {"Ben": 150, "Carla": 5 if number == 1 else 0, "Dan": 40 if number == 1 else 0}
+        assert table.end_round(number, "Anna", hands).status_code == 303
 
 
 @pytest.mark.parametrize("language", sorted(THOUSANDS))
 def test_a_four_digit_total_is_grouped_as_the_language_does(table: Table, language: str) -> None:
-    start_dear(table)
-    assert table.end_round(1, "Anna", {"Ben": 1100, "Carla": 100, "Dan": 200}).status_code == 303
+    table.start(PLAYERS)
+    play_to_a_four_digit_total(table)
     sheet = table.client.get(f"{table.url}/sheet", headers={"Accept-Language": language})
     totals = re.findall(r'class="total[^"]*">([^<]+)<', sheet.get_data(as_text=True))
-    assert totals == ["0", THOUSANDS[language], "100", "200"]
+    assert totals == ["0", THOUSANDS[language], "5", "40"]
 
 
 @pytest.mark.parametrize("language", ["en", "de", "nl", "es"])

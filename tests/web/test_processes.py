@@ -16,7 +16,11 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.web.test_cli import free_port
+
+pytestmark = pytest.mark.storage
 
 SECRET = "one-secret-for-every-process"
 

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, insert, text
@@ -31,7 +32,9 @@ from tests.conftest import Table
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, PLAYERS
 from tests.web.test_house_rules import form_of
-from tests.web.test_languages import start_dear
+from tests.web.test_languages import play_to_a_four_digit_total
+
+pytestmark = pytest.mark.storage
 
 GAMES = 10_000
 Sent = list[tuple[str, Any]]
@@ -361,8 +364,8 @@ def test_a_sheet_at_a_version_already_shown_reads_only_the_version_and_links(
 
 
 def test_a_kept_sheet_is_the_one_of_its_link_and_language(app: Flask, table: Table) -> None:
-    start_dear(table)
-    assert table.end_round(1, "Anna", {"Ben": 1100, "Carla": 100, "Dan": 200}).status_code == 303
+    table.start(PLAYERS)
+    play_to_a_four_digit_total(table)
     with app.app_context():
         view = db.session.scalar(text("SELECT view_token FROM game WHERE id = 1"))
     viewed = f"/g/1/{view}/sheet"
@@ -372,7 +375,7 @@ def test_a_kept_sheet_is_the_one_of_its_link_and_language(app: Flask, table: Tab
         german = table.client.get(viewed, headers={"Accept-Language": "de"}).get_data(as_text=True)
         assert "edit-link" in edit_page and "edit-link" not in view_page
         assert view not in edit_page and table.url not in view_page
-        assert "1,100" in view_page and "1.100" in german and "Runde" in german
+        assert "1,050" in view_page and "1.050" in german and "Runde" in german
 
 
 def test_the_sheet_of_a_card_tables_game_follows_a_rename(app: Flask, client: FlaskClient) -> None:

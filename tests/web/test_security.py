@@ -87,6 +87,7 @@ JUNK = [
 ]
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize("data", JUNK)
 def test_no_form_input_breaks_the_server(app: Flask, data: dict[str, object]) -> None:
     with app.app_context():

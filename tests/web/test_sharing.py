@@ -92,6 +92,7 @@ def test_the_share_page_of_the_view_link_hides_the_edit_link(app: Flask, table: 
     assert "Replace this link" not in page
 
 
+@pytest.mark.storage
 def test_a_replaced_view_link_stops_working_at_once(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     edit, view = links_of(app)
@@ -110,6 +111,7 @@ def test_a_replaced_view_link_stops_working_at_once(app: Flask, table: Table) ->
     assert "The view link was replaced" in text(table.page("/sheet"))
 
 
+@pytest.mark.storage
 def test_a_replaced_edit_link_moves_the_editor_to_the_new_one(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     edit, _view = links_of(app)
@@ -120,6 +122,7 @@ def test_a_replaced_edit_link_moves_the_editor_to_the_new_one(app: Flask, table:
     assert table.client.get(f"/g/1/{new_edit}").status_code == 200
 
 
+@pytest.mark.storage
 def test_undo_skips_a_link_replacement(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     table.buy("Ben")
@@ -137,6 +140,7 @@ def test_a_wrong_link_is_not_found(table: Table, token: str) -> None:
     assert table.client.get(f"/g/2/{token}").status_code == 404
 
 
+@pytest.mark.storage
 def test_the_version_answers_nothing_to_swap_while_nothing_changed(
     app: Flask, table: Table
 ) -> None:
@@ -150,6 +154,7 @@ def test_the_version_answers_nothing_to_swap_while_nothing_changed(
         assert response.headers["HX-Reswap"] == "none"
 
 
+@pytest.mark.storage
 def test_the_version_announces_a_change(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     seen = version_of(app)
@@ -160,6 +165,7 @@ def test_the_version_announces_a_change(app: Flask, table: Table) -> None:
     assert f"v={seen + 1}" in response.get_data(as_text=True)
 
 
+@pytest.mark.storage
 @pytest.mark.parametrize(
     ("page", "regions"),
     [
@@ -202,6 +208,7 @@ def test_game_pages_poll_for_changes(table: Table, path: str) -> None:
     assert re.search(r'id="poller"[^>]*hx-trigger="every 2s"', table.page(path))
 
 
+@pytest.mark.storage
 def test_a_buy_on_a_stale_screen_for_the_same_player_is_refused(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     seen = version_of(app)
@@ -213,6 +220,7 @@ def test_a_buy_on_a_stale_screen_for_the_same_player_is_refused(app: Flask, tabl
         assert db.session.scalar(select(func.count()).select_from(Buy)) == 1
 
 
+@pytest.mark.storage
 def test_buys_for_different_players_on_a_stale_screen_both_land(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     seen = str(version_of(app))
@@ -220,6 +228,7 @@ def test_buys_for_different_players_on_a_stale_screen_both_land(app: Flask, tabl
     assert table.buy("Carla", version=seen).status_code == 303
 
 
+@pytest.mark.storage
 def test_a_stale_round_result_is_refused_showing_the_current_one(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     seen = str(version_of(app))
@@ -234,6 +243,7 @@ def test_a_stale_round_result_is_refused_showing_the_current_one(app: Flask, tab
     assert 'value="99"' not in page
 
 
+@pytest.mark.storage
 def test_undo_on_a_stale_screen_names_the_newer_change(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     table.buy("Ben")
@@ -249,6 +259,7 @@ def test_undo_on_a_stale_screen_names_the_newer_change(app: Flask, table: Table)
     assert "undo" not in kinds
 
 
+@pytest.mark.storage
 def test_the_home_page_lists_only_games_this_browser_opened(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     assert "Anna, Ben, Carla, Dan" in text(table.client.get("/").get_data(as_text=True))
@@ -256,6 +267,7 @@ def test_the_home_page_lists_only_games_this_browser_opened(app: Flask, table: T
     assert "Anna, Ben, Carla, Dan" not in text(stranger.get("/").get_data(as_text=True))
 
 
+@pytest.mark.storage
 def test_the_history_shows_a_page_of_changes_with_a_link_to_older_ones(table: Table) -> None:
     table.start(PLAYERS)
     for _ in range(26):  # 52 changes after "Game started"

@@ -17,6 +17,8 @@ from scorekeeper.unchanged_poll import Links, LinksReader
 from tests.databases import make_app
 from tests.web.test_games import HX, PLAYERS
 
+pytestmark = pytest.mark.storage
+
 
 @pytest.fixture
 def one_connection(database_url: str, tmp_path: Path) -> Iterator[Flask]:

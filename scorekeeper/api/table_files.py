@@ -1,0 +1,106 @@
+"""A table's files through the API: both CSVs, the JSON backup and its restore.
+
+The same service as the pages' downloads and import (tables.export, tables.backup): the
+restore is the two-phase one, whole or refused with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response, request
+
+from ..games import house_rules
+from ..games.state import game_state
+from ..models import HouseRules
+from ..rules.messages import N_, msg
+from ..tables import backup, export, games
+from ..tables.backup_format import Backup
+from .access import open_game, open_table
+from .answer_base import answer
+from .openapi import MediaType, Parameter, documented
+from .problems import Problem
+from .table_answers import Restored
+from .tables import TABLE
+
+EDIT_ONLY = N_("The backup holds the table's edit link: send the edit link to download it.")
+HELD = "[0-9]{1,10}=[A-Za-z0-9_-]{1,64}"
+HELD_SETS = Parameter(
+    "Scorekeeper-Rule-Sets",
+    {"type": "string", "pattern": f"^ *{HELD}( *, *{HELD})* *$", "maxLength": 4000},
+    "The saved house rule sets this client holds, as id=token pairs separated by commas "
+    "(7=token, 8=token): a backup holds these sets, and a restore adds none of them again, "
+    "as the pages do with the sets a browser holds.",
+    location="header",
+)
+NOT_HELD = N_("Give each saved rule set as its id=token, separated by commas.")
+TABLE_CSV = MediaType("text/csv", "Every game of the table, one row per game and player (UTF-8).")
+GAME_CSV = MediaType("text/csv", "The game's sheet: a row per round and player's points (UTF-8).")
+
+
+def _csv(body: str) -> Response:
+    """CSV text as the answer, in UTF-8."""
+    return Response(body, mimetype="text/csv")
+
+
+@documented({200: TABLE_CSV})
+def table_csv(table_id: int) -> Response:
+    """Download every game of the table as CSV, as the table's page offers it."""
+    table, _access = open_table(table_id, change=False)
+    return _csv(export.table_csv(games.all_games(table)))
+
+
+@documented({200: GAME_CSV})
+def game_csv(game_id: int) -> Response:
+    """Download the game's sheet as CSV: rounds × players, with totals."""
+    return _csv(export.game_csv(game_state(open_game(game_id, change=False))))
+
+
+def held_sets() -> list[HouseRules]:
+    """The saved sets the Scorekeeper-Rule-Sets header's tokens open (none without it)."""
+    raw = request.headers.get(HELD_SETS.name)
+    if raw is None:
+        return []
+    if len(raw) > 4000 or not re.fullmatch(HELD_SETS.schema["pattern"], raw):
+        raise Problem(422, errors={HELD_SETS.name: [msg(NOT_HELD)]})
+    pairs = (pair.strip(" ").split("=") for pair in raw.split(","))
+    return house_rules.among({int(number): token for number, token in pairs})
+
+
+@documented({200: Backup}, errors=(403,), parameters=(HELD_SETS,))
+def backup_show(table_id: int) -> tuple[Response, int]:
+    """Download the whole table as its JSON backup; it holds the edit links, so edit link only.
+
+    With the saved house rule sets the client holds (Scorekeeper-Rule-Sets), as the page
+    holds the sets its browser holds; each game holds the rules it was played under anyway.
+    """
+    table, access = open_table(table_id, change=False)
+    if not access.can_edit:
+        raise Problem(403, msg(EDIT_ONLY))
+    # As the page writes it: in the stored order of each fact's keys (jsonify would sort them).
+    body = backup.export_backup(table, held_sets()).model_dump_json()
+    return Response(body, mimetype="application/json"), 200
+
+
+@documented({201: Restored, 200: Restored}, Backup, parameters=(HELD_SETS,))
+def backups_restore() -> tuple[Response, int]:
+    """Restore a table from its JSON backup: whole, or refused with the reason (nothing changed).
+
+    201 when it added anything, 200 when everything in it was here already; a house rule set
+    of the file that is one of the client's (Scorekeeper-Rule-Sets) is not added again.
+    """
+    request.max_content_length = backup.BACKUP_LIMIT
+    held = held_sets()
+    try:
+        done = backup.import_backup(request.get_data(), held)
+    except backup.BackupRefused as refusal:
+        raise Problem(422, refusal.message, {"": [refusal.message]}) from None
+    return answer(Restored.of(done), 200 if done.added_nothing else 201)
+
+
+def register(bp: Blueprint, game: str) -> None:
+    """Add the CSV, backup and restore routes to the API."""
+    bp.add_url_rule(f"{TABLE}/games.csv", view_func=table_csv, methods=["GET"])
+    bp.add_url_rule(f"{game}/sheet.csv", view_func=game_csv, methods=["GET"])
+    bp.add_url_rule(f"{TABLE}/backup", view_func=backup_show, methods=["GET"])
+    bp.add_url_rule("/v1/tables/restore", view_func=backups_restore, methods=["POST"])

@@ -1,0 +1,71 @@
+"""A blank score sheet to print, for a preset, a house rule set or a game's rules."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, request
+from werkzeug.wrappers import Response
+
+from ..games import house_rules
+from ..i18n import translate
+from ..rules.blank_sheet import blank_sheet, player_counts
+from ..rules.card_scoring import scoring_lines
+from ..rules.errors import RuleSetInvalid
+from ..rules.presets import PRESETS
+from ..rules.ruleset import RuleSet
+from ..rules.ruleset_json import ruleset_from_dict
+from .rendering import respond
+from .ruleset_form import decode, encode
+
+bp = Blueprint("blank_sheets", __name__)
+PAGE = "rules/blank_sheet.html"
+USUAL_TABLE = 4  # the sheet a family most often prints, where the rules allow it
+
+
+@bp.get("/rules/<key>/sheet")
+def preset(key: str) -> Response:
+    """The blank sheet of a preset; its QR code starts a game with it."""
+    if key not in PRESETS:
+        abort(404)
+    return _sheet(PRESETS[key], "games.new", {"ruleset": key})
+
+
+@bp.get("/house-rules/<int:ruleset_id>/<token>/sheet")
+def saved(ruleset_id: int, token: str) -> Response:
+    """The blank sheet of a saved house set; its QR code lets any phone save and play it."""
+    saved = house_rules.get(ruleset_id, token)
+    return _sheet(
+        house_rules.rules_of(saved), "house_rules.shared", {"r": encode(saved.rules_json)}
+    )
+
+
+@bp.get("/rules/sheet")
+def packed() -> Response:
+    """The blank sheet of any rule set carried in the link (a house set, a game's rules)."""
+    packed = request.args.get("r", "")
+    try:
+        rules = ruleset_from_dict(decode(packed))
+    except RuleSetInvalid as error:
+        problems = [translate(m) for messages in error.errors.values() for m in messages]
+        return respond(PAGE, PAGE, 422, problems=problems[:10])
+    return _sheet(rules, "house_rules.shared", {"r": packed})
+
+
+def _sheet(rules: RuleSet, start: str, start_values: dict[str, str]) -> Response:
+    """The sheet for the table size asked for, else the usual one; its QR code opens `start`."""
+    counts = player_counts(rules)
+    if not counts:
+        return respond(PAGE, PAGE, 422, problems=[], rules=rules)
+    asked = request.args.get("players", "")
+    players = USUAL_TABLE if USUAL_TABLE in counts else counts[0]
+    if asked in {str(count) for count in counts}:
+        players = int(asked)
+    return respond(
+        PAGE,
+        PAGE,
+        rules=rules,
+        sheet=blank_sheet(rules, players),
+        counts=counts,
+        scoring=scoring_lines(rules),
+        start=start,
+        start_values=start_values,
+    )

@@ -1,0 +1,269 @@
+"""The access matrix of the newer half: every table route, saved rule set route and restore,
+with every kind of link, answers the right status and never reads or writes across.
+
+Kinds of link: the right edit link, the view link (where only the edit link may go), a wrong
+one, a replaced edit or view link, another table's, a game's and a saved rule set's link.
+A refused request changes no stored fact and shows nothing of the table it named.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+from werkzeug.test import TestResponse
+
+from scorekeeper.extensions import db
+from scorekeeper.games import actions, house_rules
+from scorekeeper.models import CardTable, TablePlayer
+from scorekeeper.rules.presets import MAY_I
+from scorekeeper.rules.ruleset_json import ruleset_to_dict
+from scorekeeper.tables import links
+from tests.figures import FIGURES
+from tests.tables.backups import backup_of, encoded, stored_facts, upload
+from tests.tables.helpers import open_table, start_at
+from tests.web.test_house_rules import form_of
+
+# What is stored before and after every refusal, and writers taking turns: both databases.
+pytestmark = pytest.mark.storage
+
+# Every table route: its path under /t/<id>/<token>, its method, and whether the view link
+# may open it (only GETs; never a change).
+TABLE_ROUTES: dict[str, tuple[str, str, bool]] = {
+    "tables.show": ("GET", "", True),
+    "tables.record": ("GET", "/record", True),
+    "tables.new_game": ("GET", "/games/new", False),
+    "tables.start": ("POST", "/games", False),
+    "table_links.show": ("GET", "/share", True),
+    "table_links.replace": ("POST", "/links/view", False),
+    "people.show": ("GET", "/people/{anna}", True),
+    "people.rename": ("POST", "/people/{anna}/name", False),
+    "people.preview": ("GET", "/merge?merged={anne}&into={anna}", False),
+    "people.merge": ("POST", "/merge", False),
+    "people.unmerge": ("POST", "/people/{anne}/unmerge", False),
+    "exports.table_csv": ("GET", "/games.csv", True),
+    "exports.table_backup": ("GET", "/backup.json", False),
+}
+FORMS = {
+    "tables.start": {
+        "ruleset": "may-i",
+        "first_dealer": "0",
+        "players-0": "Anna",
+        "players-1": "Xi",
+    },
+    "people.rename": {"name": "Annabel"},
+    "people.merge": {"merged": "{anne}", "into": "{anna}"},
+}
+REFUSED_KINDS = {
+    "wrong": 404,
+    "another table's edit": 404,
+    "a game's edit": 404,
+    "a rule set's": 404,
+    "replaced edit": 410,
+    "replaced view": 410,
+}
+
+
+@dataclass
+class World:
+    """Two tables with people and games, a game of no table, two saved rule sets."""
+
+    table: int
+    edit: str
+    view: str
+    tokens: dict[str, str]  # every other kind of link, by kind
+    anna: int
+    anne: int
+    other_table: int
+    other_person: int
+    sets: tuple[tuple[int, str], tuple[int, str]]
+
+
+def _person(app: Flask, table_id: int, name: str) -> int:
+    with app.app_context():
+        query = select(TablePlayer.id).where(
+            TablePlayer.table_id == table_id, TablePlayer.name == name
+        )
+        found = db.session.scalar(query)
+        db.session.remove()
+        assert found is not None
+        return found
+
+
+@pytest.fixture
+def world(app: Flask, client: FlaskClient) -> World:
+    """The tables, links and sets every request of the matrix names."""
+    url = open_table(client, "Club A")
+    start_at(client, url, ["Anna", "Ben"])
+    start_at(client, url, ["Anne", "Carla"])
+    other = open_table(client, "Club B")
+    start_at(client, other, ["Zoe", "Yan"])
+    table_id, other_id = int(url.split("/")[2]), int(other.split("/")[2])
+    with app.app_context():
+        table = db.session.get(CardTable, table_id)
+        assert table is not None
+        old_edit, old_view = table.edit_token, table.view_token
+        edit, view = links.rotate(table, "edit"), links.rotate(table, "view")
+        other_edit = db.session.get(CardTable, other_id).edit_token  # type: ignore[union-attr]
+        game = actions.create_game(MAY_I, ["Dan", "Eve"], 0).edit_token
+        sets = tuple(
+            (saved.id, saved.token)
+            for saved in (
+                house_rules.create("Ours", MAY_I),
+                house_rules.create("Theirs", MAY_I),
+            )
+        )
+        db.session.remove()
+    tokens = {
+        "wrong": "x" * 43,
+        "another table's edit": other_edit,
+        "a game's edit": game,
+        "a rule set's": sets[0][1],
+        "replaced edit": old_edit,
+        "replaced view": old_view,
+    }
+    return World(
+        table_id,
+        edit,
+        view,
+        tokens,
+        _person(app, table_id, "Anna"),
+        _person(app, table_id, "Anne"),
+        other_id,
+        _person(app, other_id, "Zoe"),
+        sets,  # type: ignore[arg-type]
+    )
+
+
+def _call(client: FlaskClient, world: World, route: str, token: str, **ids: int) -> TestResponse:
+    """One request of a table route through a link, naming the world's people (or `ids`)."""
+    method, path, _viewable = TABLE_ROUTES[route]
+    names = {"anna": world.anna, "anne": world.anne, **ids}
+    url = f"/t/{world.table}/{token}{path.format(**names)}"
+    form = {k: v.format(**names) for k, v in FORMS.get(route, {}).items()}
+    return client.open(url, method=method, data=form if method == "POST" else None)
+
+
+def _shows_nothing_of_the_table(response: TestResponse) -> bool:
+    page = response.get_data(as_text=True)
+    return not any(name in page for name in ("Club A", "Anna", "Carla", "Club B", "Zoe"))
+
+
+@pytest.mark.parametrize("route", TABLE_ROUTES)
+def test_every_table_route_refuses_every_wrong_kind_of_link_and_changes_nothing(
+    app: Flask, client: FlaskClient, world: World, route: str
+) -> None:
+    before = stored_facts(app)
+    statuses: Counter[int] = Counter()
+    for kind, status in REFUSED_KINDS.items():
+        response = _call(client, world, route, world.tokens[kind])
+        statuses[response.status_code] += 1
+        assert response.status_code == status, (kind, response.status_code)
+        assert _shows_nothing_of_the_table(response), kind
+    viewable = TABLE_ROUTES[route][2]
+    by_view = _call(client, world, route, world.view)
+    assert by_view.status_code == (200 if viewable else 403)
+    statuses[by_view.status_code] += 1
+    assert stored_facts(app) == before
+    by_edit = _call(client, world, route, world.edit)
+    opened = (200, 303, 422) if route == "people.unmerge" else (200, 303)  # Anne is not merged
+    assert by_edit.status_code in opened, by_edit.get_data(as_text=True)[:500]
+    statuses[by_edit.status_code] += 1
+    FIGURES.update({f"access matrix:table routes {code}": n for code, n in statuses.items()})
+
+
+@pytest.mark.parametrize("route", ["people.show", "people.rename", "people.unmerge"])
+def test_another_tables_person_is_not_found_through_this_tables_link(
+    app: Flask, client: FlaskClient, world: World, route: str
+) -> None:
+    before = stored_facts(app)
+    elsewhere = {"anna": world.other_person, "anne": world.other_person}
+    response = _call(client, world, route, world.edit, **elsewhere)
+    assert response.status_code == 404
+    assert "Zoe" not in response.get_data(as_text=True)
+    assert stored_facts(app) == before
+
+
+def test_a_merge_with_another_tables_person_is_refused_and_changes_nothing(
+    app: Flask, client: FlaskClient, world: World
+) -> None:
+    before = stored_facts(app)
+    for merged, into in ((world.other_person, world.anna), (world.anne, world.other_person)):
+        url = f"/t/{world.table}/{world.edit}/merge"
+        preview = client.get(f"{url}?merged={merged}&into={into}")
+        done = client.post(url, data={"merged": str(merged), "into": str(into)})
+        assert preview.status_code in (404, 422) and done.status_code in (404, 422)
+        assert "Zoe" not in done.get_data(as_text=True) + preview.get_data(as_text=True)
+    assert stored_facts(app) == before
+
+
+# Every saved rule set route, with the set's id and a link: page routes carry it in the path,
+# the API in a bearer token.
+SET_ROUTES = {
+    "house_rules.edit": ("GET", "/house-rules/{id}/{token}/edit"),
+    "house_rules.update": ("POST", "/house-rules/{id}/{token}"),
+    "house_rules.duplicate": ("POST", "/house-rules/{id}/{token}/duplicate"),
+    "house_rules.export": ("GET", "/house-rules/{id}/{token}/rules.json"),
+    "house_rules.share": ("GET", "/house-rules/{id}/{token}/share"),
+    "house_rules.delete": ("POST", "/house-rules/{id}/{token}/delete"),
+    "api.saved_show": ("GET", "/api/v1/rulesets/saved/{id}"),
+    "api.saved_update": ("PUT", "/api/v1/rulesets/saved/{id}"),
+    "api.saved_delete": ("DELETE", "/api/v1/rulesets/saved/{id}"),
+}
+RULES = {**ruleset_to_dict(MAY_I), "name": "Changed"}
+
+
+def _set_call(client: FlaskClient, route: str, set_id: int, token: str) -> TestResponse:
+    method, path = SET_ROUTES[route]
+    url = path.format(id=set_id, token=token)
+    if route.startswith("api."):
+        body = {"name": "Changed", "rules": RULES} if method == "PUT" else None
+        headers = {"Authorization": f"Bearer {token}"}
+        return client.open(url, method=method, json=body, headers=headers)
+    form = form_of(RULES) if route.endswith("update") else None
+    return client.open(url, method=method, data=form)
+
+
+@pytest.mark.parametrize("route", SET_ROUTES)
+def test_every_saved_set_route_opens_only_with_the_sets_own_link(
+    app: Flask, client: FlaskClient, world: World, route: str
+) -> None:
+    (ours, our_token), (theirs, their_token) = world.sets
+    before = stored_facts(app)
+    kinds = {
+        "wrong": "x" * 43,
+        "another set's": their_token,
+        "a table's edit": world.edit,
+        "a game's edit": world.tokens["a game's edit"],
+    }
+    refused = 401 if route.startswith("api.") else 404  # a bearer token that opens nothing
+    for kind, token in kinds.items():
+        response = _set_call(client, route, ours, token)
+        assert response.status_code == refused, (kind, response.status_code)
+        assert "Ours" not in response.get_data(as_text=True), kind
+    assert _set_call(client, route, theirs, our_token).status_code == refused  # ours on theirs
+    assert stored_facts(app) == before
+    done = _set_call(client, route, ours, our_token)
+    assert done.status_code in (200, 303), done.get_data(as_text=True)[:300]
+    FIGURES["access matrix:saved set requests"] += len(kinds) + 2
+
+
+def test_a_restore_never_writes_into_a_table_it_holds_no_links_of(
+    app: Flask, client: FlaskClient, world: World
+) -> None:
+    other_edit = world.tokens["another table's edit"]
+    url = f"/t/{world.other_table}/{other_edit}"
+    backup = backup_of(client, url)
+    with app.app_context():
+        ours = db.session.get(CardTable, world.table)
+        assert ours is not None
+        backup["table"]["uid"] = ours.uid  # B's file claiming to be table A
+        db.session.remove()
+    before = stored_facts(app)
+    refused = upload(client, encoded(backup))
+    assert refused.status_code == 422
+    assert stored_facts(app) == before
