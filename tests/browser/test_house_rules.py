@@ -97,7 +97,11 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     expect(header).to_contain_text("2s are wild; a 2 left in hand counts 20.")
 
     # Five buys in the game: three in round 1, two in round 2; the sixth is refused.
-    for shows in ("2 buys left (1/3)", "1 buy left (2/3)", "0 buys left (3/3)"):
+    for shows in (
+        "2 buys left (1/3, 1/5 this game)",
+        "1 buy left (2/3, 2/5 this game)",
+        "0 buys left (3/3, 3/5 this game)",
+    ):
         buy(page, "Ben", shows)
     page.get_by_role("link", name="End of round: enter the hands").click()
     page.get_by_role("group", name="Who went out?").get_by_label("Anna", exact=True).check()
@@ -105,8 +109,8 @@ def test_a_house_rule_set_built_saved_and_played_on_a_phone(page: Page, artifact
     # A hand with two 2s, wild and worth 20 each.
     assert tap_cards(page, "Carla", ["2", "2"]) == [20, 40]
     save_round(page, "Round 2 of 8")
-    buy(page, "Ben", "2 buys left (1/3)")
-    buy(page, "Ben", "1 buy left (2/3)")
+    buy(page, "Ben", "1 buy left (1/3, 4/5 this game)")  # the game's cap leaves one
+    buy(page, "Ben", "0 buys left (2/3, 5/5 this game)")
     buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_have_text(
         "The limit of 5 buys per game is reached."
