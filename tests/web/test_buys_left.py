@@ -20,7 +20,7 @@ def buys_shown(table: Table, name: str, path: str = "") -> str:
     """What a player's row of the buys region says, or the display's line for them."""
     page = table.page(path)
     if path == "/display":
-        row = re.search(rf'<span class="name">{name}</span>.*?</li>', page, re.S)
+        row = re.search(rf'<span class="name"[^>]*>{name}</span>.*?</li>', page, re.S)
     else:
         row = re.search(rf'data-testid="buys-{table.seat(name)}">(.*?)</span>', page, re.S)
     assert row is not None
