@@ -39,8 +39,8 @@ GAME_CSV = MediaType("text/csv", "The game's sheet: a row per round and player's
 
 
 def _csv(body: str) -> Response:
-    """CSV text as the answer, in UTF-8."""
-    return Response(body, mimetype="text/csv")
+    """CSV text as the answer, in UTF-8 with a byte order mark, byte for byte the pages' file."""
+    return Response("\ufeff" + body, mimetype="text/csv")
 
 
 @documented({200: TABLE_CSV})

@@ -74,11 +74,11 @@ def test_a_table_without_a_link_is_challenged(tables: TableApi) -> None:
 def test_a_wrong_link_or_another_tables_opens_nothing(tables: TableApi) -> None:
     tables.open()
     first = dict(tables.links)
-    assert_problem(tables.call("get", token="not-the-link"), 404)
+    assert_problem(tables.call("get", token="not-the-link"), 401)
     tables.open("Second")
-    assert_problem(tables.client.get(tables.url, headers=bearer(first["edit_token"])), 404)
+    assert_problem(tables.client.get(tables.url, headers=bearer(first["edit_token"])), 401)
     assert_problem(
-        tables.client.get("/api/v1/tables/999", headers=bearer(first["edit_token"])), 404
+        tables.client.get("/api/v1/tables/999", headers=bearer(first["edit_token"])), 401
     )
 
 
@@ -194,7 +194,7 @@ def test_starting_table_games_and_guessing_table_links_count_towards_the_limits(
         refused = tables.client.post("/api/v1/games", json=start)
         assert codes == [201, 201] and refused.status_code == 429
         misses = [tables.call("get", token=f"guess{i}").status_code for i in range(3)]
-        assert misses == [404] * 3 and tables.call("get").status_code == 429
+        assert misses == [401] * 3 and tables.call("get").status_code == 429
     finally:
         close(app)
 
@@ -214,9 +214,9 @@ def test_every_table_route_refuses_no_link_a_wrong_one_and_a_replaced_one(
         send = getattr(tables.client, method)
         body = {} if method in ("post", "put") else None
         assert_problem(send(url, json=body), 401)
-        assert_problem(send(url, json=body, headers=bearer("x" * 32)), 404)
+        assert_problem(send(url, json=body, headers=bearer("x" * 32)), 401)
         assert_problem(send(url, json=body, headers=bearer(old)), 410)
         for other in (999, 2**63):  # past the id column's range too: no table, not a 405
             elsewhere = url.replace(f"/tables/{tables.id}", f"/tables/{other}", 1)
             edit = bearer(tables.links["edit_token"])
-            assert_problem(send(elsewhere, json=body, headers=edit), 404)
+            assert_problem(send(elsewhere, json=body, headers=edit), 401)
