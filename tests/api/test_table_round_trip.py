@@ -115,4 +115,4 @@ def test_a_table_played_through_the_api_restores_with_the_same_figures(
             f"/api/v1/games/{game['id']}/sheet.csv",
             headers={"Authorization": f"Bearer {game['token']}"},
         )
-        assert sheet.status_code == 200 and sheet.get_data().startswith(b"round,")
+        assert sheet.status_code == 200 and sheet.get_data().startswith("\ufeffround,".encode())
