@@ -167,7 +167,8 @@ class Figures(Answer):
 
 
 class RecordFilters(Answer):
-    """The filters the figures are under: a preset's key, and the first and last day."""
+    """The filters the figures are under: a rule set (a preset's key, or `house:` and a house
+    set's name), and the first and last day."""
 
     ruleset: str | None
     since: str | None
@@ -188,6 +189,10 @@ class Record(Answer):
 
     filters: RecordFilters
     people: list[Figures]
+    house_sets: list[str] = Field(
+        description="The house sets the table has played, by name; `ruleset=house:<name>` "
+        "keeps one's games."
+    )
 
 
 class Versus(Answer):

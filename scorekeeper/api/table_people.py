@@ -35,9 +35,9 @@ def _person(table: CardTable, player_id: int, field: str | None = None) -> Table
         raise Problem(422, errors={field: [msg(NO_PERSON, id=player_id)]}) from None
 
 
-def _filters() -> Filters:
+def _filters(table: CardTable) -> Filters:
     """The record's filters from the query string, each bad one refused with 422 at its name."""
-    filters = read_filters(request.args)
+    filters = read_filters(request.args, table)
     if filters.errors:
         raise Problem(422, errors=filters.errors)
     return filters
@@ -47,9 +47,10 @@ def _filters() -> Filters:
 def record_show(table_id: int) -> tuple[Response, int]:
     """Show each person's figures over the table's finished games, under the filters."""
     table, _access = open_table(table_id, change=False)
-    filters = _filters()
+    filters = _filters(table)
     figures = [Figures.of(person, record) for person, record in table_record(table, filters)]
-    return answer(Record(filters=RecordFilters.of(filters), people=figures))
+    house_sets = list(filters.house_sets)
+    return answer(Record(filters=RecordFilters.of(filters), people=figures, house_sets=house_sets))
 
 
 @documented({200: PersonRecord}, parameters=RECORD_FILTERS)
@@ -57,7 +58,7 @@ def people_show(table_id: int, player_id: int) -> tuple[Response, int]:
     """Show a person's figures and head-to-head with each person they played."""
     table, _access = open_table(table_id, change=False)
     person = _person(table, player_id)
-    filters = _filters()
+    filters = _filters(table)
     found = person_figures(table, person, filters)
     return answer(
         PersonRecord(

@@ -15,7 +15,12 @@ from .requests import PlayerName, Seating
 
 PersonId = Annotated[whole(MAX_ID), Field(description="A person's id at this table.")]  # type: ignore[valid-type]
 RECORD_FILTERS = (
-    Parameter("ruleset", {"type": "string"}, "Only games of this preset (its key)."),
+    Parameter(
+        "ruleset",
+        {"type": "string"},
+        "Only games of this preset (its key), or of a house set the table has played: `house:` "
+        "and its name, as the record's `house_sets` lists it.",
+    ),
     Parameter("since", {"type": "string", "format": "date"}, "Only games from this day on."),
     Parameter("until", {"type": "string", "format": "date"}, "Only games up to this day."),
 )

@@ -31,7 +31,7 @@ def _person(player_id: int) -> TablePlayer:
 
 def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
     """A person's page: their record, head-to-head with the others, their totals over games."""
-    filters = read_filters(request.args)
+    filters = read_filters(request.args, g.table)
     figures = person_figures(g.table, person, filters)
     return respond(
         PERSON,

@@ -20,7 +20,7 @@ def filter_errors(filters: Filters) -> dict[str, list[str]]:
 
 def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any]:
     """The table page's record: each person's figures under the filters."""
-    filters = read_filters(args)
+    filters = read_filters(args, table)
     return {
         "table": table,
         "editable": table_access().can_edit,

@@ -34,6 +34,7 @@ class PlayedGame:
     rounds: tuple[PlayedRound, ...]
     winners: tuple[int, ...]  # seats
     tiebreak_buys: tuple[int, ...] = ()  # buys per seat in tiebreaker rounds
+    ruleset_name: str = ""  # the rule set's name as the game keeps it: a house set's own
 
     @cached_property  # every person's figures read it; worked out once per game
     def totals(self) -> tuple[int, ...]:

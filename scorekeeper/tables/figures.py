@@ -10,8 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from sqlalchemy import select
+
 from ..collation import collation_key
-from ..models import CardTable, TablePlayer
+from ..extensions import db
+from ..models import CardTable, Game, TablePlayer
 from ..rules.messages import N_, Message, msg
 from ..rules.presets import PRESETS
 from ..rules.stats import HeadToHead, PlayedGame, PlayerRecord, head_to_head, only, player_record
@@ -19,19 +22,31 @@ from . import people
 from .record import played_games
 
 FILTERS = ("ruleset", "since", "until")
+HOUSE = "house:"  # a house set the table played, by the name its games keep: "house:At Oma's"
 
 
 @dataclass(frozen=True)
 class Filters:
     """The rule set and period the record is narrowed to, and what was wrong with them."""
 
-    ruleset: str
+    ruleset: str  # a preset's key, HOUSE and a house set's name, or "" for every rule set
     since: date | None
     until: date | None
     errors: dict[str, list[Message]]
+    house_sets: tuple[str, ...] = ()  # the names of the house sets the table has played
+
+    @property
+    def house_choices(self) -> list[tuple[str, str]]:
+        """Each house set the table has played as the filter offers it: its value and name."""
+        return [(HOUSE + name, name) for name in self.house_sets]
 
     def apply(self, played: list[PlayedGame]) -> tuple[PlayedGame, ...]:
         """The games these filters keep."""
+        if self.ruleset.startswith(HOUSE):
+            name = self.ruleset.removeprefix(HOUSE)
+            # By name, never a preset's game: a house set may be called "May I?" too.
+            played = [g for g in played if g.ruleset not in PRESETS and g.ruleset_name == name]
+            return only(played, None, self.since, self.until)
         return only(played, self.ruleset or None, self.since, self.until)
 
 
@@ -44,15 +59,27 @@ class PersonFigures:
     others: list[TablePlayer]  # everyone else of the table, played against or not
 
 
-def read_filters(args: Mapping[str, str]) -> Filters:
-    """The filters from a query string; a bad one is reported at its field and ignored."""
+def read_filters(args: Mapping[str, str], table: CardTable) -> Filters:
+    """The filters from a query string: a preset or a house set the table has played, and a
+    period; a bad one is reported at its field and ignored."""
     errors: dict[str, list[Message]] = {}
+    house = house_sets(table)
     ruleset = args.get("ruleset", "")
-    if ruleset and ruleset not in PRESETS:
+    played_house_set = ruleset.startswith(HOUSE) and ruleset.removeprefix(HOUSE) in house
+    if ruleset and ruleset not in PRESETS and not played_house_set:
         errors["ruleset"] = [msg(N_("Choose one of the rule sets."))]
         ruleset = ""
     since, until = _date(args, "since", errors), _date(args, "until", errors)
-    return Filters(ruleset, since, until, errors)
+    return Filters(ruleset, since, until, errors, house)
+
+
+def house_sets(table: CardTable) -> tuple[str, ...]:
+    """The names of the house sets the table's games were started with, in the table's order:
+    each game keeps its own copy of its set, name and all, so games from before a rename go by
+    the old name."""
+    key, name = Game.rules_json["key"].as_string(), Game.rules_json["name"].as_string()
+    query = select(name).where(Game.table_id == table.id, key.not_in(list(PRESETS))).distinct()
+    return tuple(sorted(db.session.scalars(query), key=collation_key))
 
 
 def _date(args: Mapping[str, str], name: str, errors: dict[str, list[Message]]) -> date | None:

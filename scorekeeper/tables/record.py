@@ -102,6 +102,7 @@ def played_game(state: GameState) -> PlayedGame:
     tiebreak_buys = tuple(sum(b[seat] for b in extra) for seat in range(players)) if extra else ()
     return PlayedGame(
         ruleset=state.rules.key,
+        ruleset_name=state.rules.name,
         played_on=state.game.created_at.date(),
         people=people,
         rounds=rounds,

@@ -134,6 +134,14 @@ def assert_problem(response: TestResponse, status: int, field: str | None = None
     return problem
 
 
+def assert_link_refused(response: TestResponse) -> Any:
+    """A token that opens nothing: 401 with RFC 6750's invalid_token, the same answer whether
+    the game or table is there or not (api/access.py), so no one learns which ids exist."""
+    problem = assert_problem(response, 401)
+    assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
+    return problem
+
+
 def api_routes(app: Flask) -> list[tuple[str, Rule]]:
     """Every method and rule of the API (HEAD and OPTIONS left out), read from the URL map."""
     return [

@@ -7,18 +7,12 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from tests.tables.helpers import BEN_WINS
+
 from .conftest import Api, bearer
 
-# Seven rounds where Ben wins on 35 (Anna 50, Carla 180, Dan 240), as tests/tables/helpers.py.
-BEN_WINS: list[tuple[str, dict[str, int]]] = [
-    ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
-    ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
-    ("Anna", {"Ben": 5, "Carla": 30, "Dan": 40}),
-    ("Ben", {"Anna": 15, "Carla": 30, "Dan": 40}),
-    ("Anna", {"Ben": 10, "Carla": 30, "Dan": 40}),
-    ("Carla", {"Anna": 10, "Ben": 5, "Dan": 40}),
-    ("Dan", {"Anna": 5, "Ben": 15, "Carla": 30}),
-]
+# BEN_WINS is the web tests' game (tests/tables/helpers.py), played here through the API.
+__all__ = ["BEN_WINS", "TableApi", "play"]
 
 
 class TableApi:

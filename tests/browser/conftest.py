@@ -92,6 +92,11 @@ class Phone:
         """Let requests the test cuts off pass: Chromium and htmx both log them as errors."""
         self._allowed += [re.compile(r"Failed to load resource: net::ERR_"), re.compile("htmx:")]
 
+    def back_online(self) -> None:
+        """Bring the phone back online, and wait until its page knows the network is back."""
+        self.context.set_offline(False)
+        self.page.wait_for_function("navigator.onLine")
+
     def _on_console(self, message: ConsoleMessage) -> None:
         # A 422 is the app's answer to a refused form (STYLE.md), not a fault of the page.
         if message.type == "error" and not any(p.match(message.text) for p in self._allowed):

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_full_game import enter_hands, save_round
+from tests.browser.test_house_rules import change
 
 pytestmark = pytest.mark.browser
 
@@ -112,3 +113,25 @@ def test_eight_players_and_nine_rounds_print_on_one_page(page: Page, artifacts: 
     page.pdf(path=artifacts / "eight-by-nine.pdf", format="A4")
     letter = page.pdf(format="Letter")
     assert len(re.findall(rb"/Type\s*/Page\b", letter)) == 1
+
+
+def test_the_record_filters_by_a_house_set_the_table_played(page: Page) -> None:
+    page.goto("/house-rules/new?from=may-i")
+    change(page, "Name of these house rules", "At Oma's")
+    page.get_by_role("button", name="Save these house rules").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("House rules")
+    open_table(page, "Thursday club")
+    table_url = page.url
+    start_at_table(page, ["Anna", "Ben"], ruleset="At Oma's")
+    play_rounds(page, ["Anna", "Ben"], 7)
+    back_to_table(page, table_url)
+    start_at_table(page, ["Carla", "Dan"])
+    play_rounds(page, ["Carla", "Dan"], 7)
+    back_to_table(page, table_url)
+    record = page.locator("#record")
+    record.get_by_label("Rule set").select_option(label="At Oma's")
+    record.get_by_role("button", name="Show").click()
+    expect(record.get_by_label("Rule set")).to_have_value("house:At Oma's")
+    for name, played in (("Anna", "1"), ("Ben", "1"), ("Carla", "0"), ("Dan", "0")):
+        row = page.locator("#record tbody tr").filter(has=page.get_by_role("link", name=name))
+        expect(row.locator("td").first).to_have_text(played)

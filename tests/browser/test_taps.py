@@ -12,8 +12,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper.extensions import db
 from tests.browser.conftest import Phone, _fail_on
+from tests.browser.helpers import lossy_game, open_round_form, went_out
 from tests.browser.test_full_game import buy_row, hand, rank_button, start_game
-from tests.browser.test_trust import open_round_form, went_out
 from tests.conftest import make_app, serving
 
 pytestmark = pytest.mark.browser
@@ -107,10 +107,8 @@ def test_focus_stays_on_the_pressed_buy_button(page: Page) -> None:
 def test_two_offline_taps_are_both_kept_and_retried_once_each(
     open_phone: Callable[..., Phone], artifacts: Path
 ) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone)
     page = phone.page
-    start_game(page)
     phone.context.set_offline(True)
     for name in ("Ben", "Dan"):
         buy_row(page, name).get_by_role("button", name=f"Buy: {name}", exact=True).click()
@@ -118,8 +116,7 @@ def test_two_offline_taps_are_both_kept_and_retried_once_each(
     # The first failure keeps its marker when the second fails.
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Buy: Ben — Not saved")
     page.screenshot(path=str(artifacts / "taps-offline-two-not-saved.png"), full_page=True)
-    phone.context.set_offline(False)
-    page.wait_for_function("navigator.onLine")
+    phone.back_online()
     buy_row(page, "Dan").get_by_role("button", name="Try again").click()  # sends both
     expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
     expect(buy_row(page, "Dan").get_by_test_id("buys-3")).to_have_text("2 buys left (1/3)")
@@ -132,10 +129,8 @@ def test_two_offline_taps_are_both_kept_and_retried_once_each(
 def test_an_unsaved_tap_stays_marked_through_a_redraw_until_discarded(
     open_phone: Callable[..., Phone],
 ) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone)
     page = phone.page
-    start_game(page)
     page.route("**/buys", lambda route: route.abort("internetdisconnected"), times=1)
     buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
@@ -151,12 +146,8 @@ def test_an_unsaved_tap_stays_marked_through_a_redraw_until_discarded(
 def test_card_taps_add_up_offline_and_nothing_typed_is_lost(
     open_phone: Callable[..., Phone],
 ) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone, round_form=True)
     page = phone.page
-    start_game(page)
-    open_round_form(page)
-    went_out(page, "Anna")
     hand(page, "Ben").get_by_label("Points").fill("20")
     hand(page, "Dan").get_by_label("Points").fill("40")
     carla = hand(page, "Carla")
@@ -170,8 +161,7 @@ def test_card_taps_add_up_offline_and_nothing_typed_is_lost(
     page.get_by_role("button", name="Save the round").click()
     expect(page.get_by_role("alert")).to_contain_text("Not saved")
     expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
-    phone.context.set_offline(False)
-    page.wait_for_function("navigator.onLine")
+    phone.back_online()
     expect(carla.get_by_test_id("tally-2")).to_have_text("30")  # counted by the server
     page.get_by_role("button", name="Try again").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")

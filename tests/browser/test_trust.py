@@ -9,21 +9,11 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import Phone
+from tests.browser.helpers import lossy_game, open_round_form, went_out
 from tests.browser.test_full_game import PLAYERS, buy, buy_row, hand, start_game
 from tests.browser.test_sharing import back_to_round, open_share
 
 pytestmark = pytest.mark.browser
-
-
-def open_round_form(page: Page) -> None:
-    """From the round screen to the end-of-round form."""
-    page.get_by_role("link", name="End of round: enter the hands").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"End of round \d"))
-
-
-def went_out(page: Page, name: str) -> None:
-    """Choose who went out."""
-    page.get_by_role("group", name="Who went out?").get_by_label(name, exact=True).check()
 
 
 def test_enter_in_the_new_game_form_starts_the_game_in_seat_order(page: Page) -> None:
@@ -217,25 +207,20 @@ def test_reload_mid_entry_restores_the_entry_until_it_is_saved(page: Page) -> No
 def test_an_offline_buy_says_not_saved_and_a_retry_records_it_once(
     open_phone: Callable[..., Phone],
 ) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone)
     page = phone.page
-    start_game(page)
     phone.context.set_offline(True)
     buy_row(page, "Ben").get_by_role("button", name="Buy: Ben", exact=True).click()
     expect(buy_row(page, "Ben").get_by_role("alert")).to_contain_text("Not saved")
-    phone.context.set_offline(False)
-    page.wait_for_function("navigator.onLine")  # the page knows the network is back
+    phone.back_online()
     buy_row(page, "Ben").get_by_role("button", name="Try again").click()
     expect(buy_row(page, "Ben").get_by_test_id("buys-1")).to_have_text("2 buys left (1/3)")
     expect(page.get_by_text("Not saved")).to_have_count(0)
 
 
 def test_a_retry_after_an_unclear_failure_records_once(open_phone: Callable[..., Phone]) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone)
     page = phone.page
-    start_game(page)
 
     def reached_but_answer_lost(route: Route) -> None:
         route.fetch()  # the server records the buy, then the answer never arrives
@@ -251,10 +236,8 @@ def test_a_retry_after_an_unclear_failure_records_once(open_phone: Callable[...,
 
 
 def test_another_tap_after_a_lost_answer_is_recorded(open_phone: Callable[..., Phone]) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone)
     page = phone.page
-    start_game(page)
 
     def reached_but_answer_lost(route: Route) -> None:
         route.fetch()  # the server records Ben's buy, then the answer never arrives
@@ -271,20 +254,15 @@ def test_another_tap_after_a_lost_answer_is_recorded(open_phone: Callable[..., P
 def test_saving_a_round_offline_keeps_the_form_and_saves_on_retry(
     open_phone: Callable[..., Phone],
 ) -> None:
-    phone = open_phone()
-    phone.allow_lost_requests()
+    phone = lossy_game(open_phone, round_form=True)
     page = phone.page
-    start_game(page)
-    open_round_form(page)
-    went_out(page, "Anna")
     for name, points in (("Ben", "20"), ("Carla", "30"), ("Dan", "40")):
         hand(page, name).get_by_label("Points").fill(points)
     phone.context.set_offline(True)
     page.get_by_role("button", name="Save the round").click()
     expect(page.get_by_role("alert")).to_contain_text("Not saved")
     expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
-    phone.context.set_offline(False)
-    page.wait_for_function("navigator.onLine")  # the page knows the network is back
+    phone.back_online()
     page.get_by_role("button", name="Try again").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
 

@@ -7,8 +7,8 @@ from flask.testing import FlaskClient
 from tests.conftest import Table
 from tests.web.test_games import TIED_GAME, play
 
-# Seven rounds where Ben wins outright on 35 (Anna 50).
-BEN_WINS = [
+# Seven rounds where Ben wins outright on 35 (Anna 50, Carla 180, Dan 240); the API tests too.
+BEN_WINS: list[tuple[str, dict[str, int]]] = [
     ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
     ("Ben", {"Anna": 10, "Carla": 30, "Dan": 40}),
     ("Anna", {"Ben": 5, "Carla": 30, "Dan": 40}),
@@ -24,15 +24,7 @@ TIEBREAKER_GAME: list[tuple[str | None, dict[str, int | str]]] = [
     *[("Carla", {"Anna": 10, "Ben": 10, "Dan": 50})] * 5,
 ]
 TIEBREAKER_ROUND = {"went_out": "1", "points_0": "7"}  # round 8: Ben out, Anna holds 7
-__all__ = [
-    "BEN_WINS",
-    "TIEBREAKER_GAME",
-    "TIEBREAKER_ROUND",
-    "TIED_GAME",
-    "open_table",
-    "play",
-    "start_at",
-]
+__all__ = ["BEN_WINS", "TIED_GAME", "open_table", "play", "play_tiebreaker", "start_at"]
 
 
 def open_table(client: FlaskClient, name: str = "Thursday club") -> str:
@@ -53,4 +45,13 @@ def start_at(
     assert response.status_code == 303, response.get_data(as_text=True)
     game = Table(client)
     game.url, game.names = response.headers["Location"], players
+    return game
+
+
+def play_tiebreaker(client: FlaskClient, table_url: str, players: list[str]) -> Table:
+    """Play TIEBREAKER_GAME at a table: Anna and Ben tie on 60 and on rounds out, and the
+    tiebreaker round (round 8) goes to Ben while Anna holds 7; the finished game."""
+    game = start_at(client, table_url, players)
+    play(game, TIEBREAKER_GAME)
+    assert client.post(f"{game.url}/rounds/8", data=TIEBREAKER_ROUND).status_code == 303
     return game

@@ -15,14 +15,7 @@ from sqlalchemy import event
 from scorekeeper.extensions import db
 from scorekeeper.models import Round, RoundResult
 from scorekeeper.tables.export import _tiebreak_cells
-from tests.tables.helpers import (
-    BEN_WINS,
-    TIEBREAKER_GAME,
-    TIEBREAKER_ROUND,
-    open_table,
-    play,
-    start_at,
-)
+from tests.tables.helpers import BEN_WINS, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
 pytestmark = pytest.mark.storage
@@ -131,9 +124,7 @@ def test_a_tiebreakers_row_says_who_went_out_and_what_each_other_player_held() -
 
 def test_the_game_csv_keeps_the_hand_of_who_lost_the_tiebreaker(client: FlaskClient) -> None:
     url = open_table(client)
-    game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
-    play(game, TIEBREAKER_GAME)
-    assert client.post(f"{game.url}/rounds/8", data=TIEBREAKER_ROUND).status_code == 303
+    game = play_tiebreaker(client, url, ["Anna", "Ben", "Carla", "Dan"])
     assert "Tiebreaker round 1: Ben went out, Anna 7" in text(game.page("/sheet"))
     sheet = rows(client.get(f"{game.url}/sheet.csv").get_data())
     assert ["tiebreaker 1", "7", "out", "", ""] in sheet

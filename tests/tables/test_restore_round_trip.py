@@ -27,15 +27,7 @@ from scorekeeper.rules.presets import MAY_I, PRESETS
 from tests.conftest import Table
 from tests.databases import PostgresDatabase, close, make_app, sqlite_copy
 from tests.tables.backups import backup_of, hold_sets, stored_facts, upload
-from tests.tables.helpers import (
-    BEN_WINS,
-    TIEBREAKER_GAME,
-    TIEBREAKER_ROUND,
-    TIED_GAME,
-    open_table,
-    play,
-    start_at,
-)
+from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
 pytestmark = pytest.mark.storage
@@ -100,9 +92,7 @@ def family_table(app: Flask, client: FlaskClient) -> str:
     assert cuts.end_round(1, out, hands, cut="Dan").status_code == 303
     play_from(cuts, BEN_WINS, 2)
     play(start_at(client, url, PLAYERS), TIED_GAME)
-    tiebreak = start_at(client, url, PLAYERS)
-    play(tiebreak, TIEBREAKER_GAME)
-    assert client.post(f"{tiebreak.url}/rounds/8", data=TIEBREAKER_ROUND).status_code == 303
+    play_tiebreaker(client, url, PLAYERS)
     play(start_at(client, url, ["Anne", "Ben"]), [("Anne", {"Ben": 30})] * 7)
     with app.app_context():
         ids = dict(db.session.execute(select(TablePlayer.name, TablePlayer.id)).tuples().all())

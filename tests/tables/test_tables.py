@@ -12,15 +12,7 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, Seat, TablePlayer
 from scorekeeper.tables.record import ScoredGames
-from tests.tables.helpers import (
-    BEN_WINS,
-    TIEBREAKER_GAME,
-    TIEBREAKER_ROUND,
-    TIED_GAME,
-    open_table,
-    play,
-    start_at,
-)
+from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
 pytestmark = pytest.mark.storage
@@ -176,9 +168,7 @@ def test_tiebreaks_count_every_game_a_tiebreak_decided_for_each_tied_player(
     players = ["Anna", "Ben", "Carla", "Dan"]
     play(start_at(client, url, players), BEN_WINS)  # no tie
     play(start_at(client, url, players), TIED_GAME)  # Anna and Ben tie; Anna went out more
-    tiebreaker = start_at(client, url, players)
-    play(tiebreaker, TIEBREAKER_GAME)  # Anna and Ben tie again, on rounds out too
-    assert client.post(f"{tiebreaker.url}/rounds/8", data=TIEBREAKER_ROUND).status_code == 303
+    play_tiebreaker(client, url, players)  # Anna and Ben tie again, on rounds out too
     page = client.get(f"{url}/record").get_data(as_text=True)
     tiebreaks = {}
     for name in players:
