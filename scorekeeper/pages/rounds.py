@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -13,6 +13,7 @@ from ..games.spoken_numbers import number_words
 from ..games.state import GameState, game_state, load_game
 from ..i18n import current_locale, translate
 from ..rules.errors import RuleError
+from ..rules.hand_warnings import HandWarning, acknowledgement
 from ..rules.messages import Message
 from ..rules.quick_entry import MAX_TEXT, read_round
 from ..rules.sheet_words import worded
@@ -80,11 +81,16 @@ def _page(
     notes: dict[int, str] | None = None,
     said: str = "",
     read_problems: list[str] | None = None,
+    warnings: tuple[HandWarning, ...] = (),
 ) -> Response:
     """The end-of-round page; `notes` say per hand what a tap did to typed points.
 
-    `said` is the round in one line as typed, `read_problems` what could not be read of it.
+    `said` is the round in one line as typed, `read_problems` what could not be read of it,
+    `warnings` the hands to look at again before the round is saved as entered.
     """
+    warned: dict[int, list[str]] = {}
+    for warning in warnings:
+        warned.setdefault(warning.seat, []).append(translate(worded(state.rules, warning.message)))
     return respond(
         "rounds/edit.html",
         "rounds/edit.html",
@@ -98,6 +104,8 @@ def _page(
         said=said,
         said_limit=MAX_TEXT,
         read_problems=read_problems or [],
+        warned=warned,
+        acknowledgement=acknowledgement(warnings),
     )
 
 
@@ -199,10 +207,15 @@ def update(game_id: int, number: int) -> Response:
     went_out, hands, cut_seat = _went_out(form), _hands(state, number, form), _cut_seat(form)
     record = state.rounds.get(number)
     correcting = record is not None and bool(record.results)
+    # Only "Save anyway" sends this: the warnings it was shown, which must still be the ones.
+    confirmed = request.form.get("confirm_warnings", "")
     try:
-        warnings = round_end.record_result(
-            game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data
-        )
+        round_end.record_result(
+            game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
+            confirmed,
+        )  # fmt: skip
+    except round_end.Unconfirmed as unconfirmed:
+        return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
         state = game_state(load_game(game_id))
         form = _form_for(state, number, fresh=True)
@@ -213,8 +226,6 @@ def update(game_id: int, number: int) -> Response:
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form, went_out)
         return _page(state, number, form, 422)
-    for warning in warnings:
-        flash(translate(worded(state.rules, warning)), "warning")
     # A correction is made from the sheet: go back there to see it.
     back = "games.sheet" if correcting else "games.show"
     return go_to(url_for(back, game_id=game_id))
