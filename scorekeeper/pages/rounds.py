@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
@@ -11,6 +13,7 @@ from ..games import round_end
 from ..games.refusals import Conflict
 from ..games.spoken_numbers import number_words
 from ..games.state import GameState, game_state, load_game
+from ..games.undone import undone_round_end
 from ..i18n import current_locale, translate
 from ..rules.errors import RuleError
 from ..rules.hand_warnings import HandWarning, acknowledgement
@@ -46,6 +49,20 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     if fresh or request.method == "GET":
         _fill(form, state, number, stock_ended=ended and state.current.ended_by_stock)
     return form
+
+
+def _refill(form: FlaskForm, end: dict[str, Any]) -> None:
+    """Put a round's end back into the form as it was entered (an undone save): who went out
+    or the stock, the typed points or the tapped cards of every hand, the exact cut."""
+    out = next((r["seat"] for r in end["results"] if r["went_out"]), None)
+    form.went_out.data = STOCK if end["ended_by_stock"] or out is None else str(out)
+    for result in end["results"]:
+        seat, cards = result["seat"], result["cards"]
+        typed = None if cards or result["went_out"] else result["points"]
+        getattr(form, f"points_{seat}").data = typed
+        getattr(form, f"cards_{seat}").data = cards or {}
+    if hasattr(form, "cut_bonus_seat") and end["cut_bonus_seat"] is not None:
+        form.cut_bonus_seat.data = str(end["cut_bonus_seat"])
 
 
 def _seats(state: GameState, number: int) -> tuple[int, ...]:
@@ -137,8 +154,14 @@ def current(game_id: int) -> Response:
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""
     require_edit()
-    state = game_state(load_game(game_id))
-    return _page(state, number, _form_for(state, number))
+    game = load_game(game_id)
+    state = game_state(game)
+    form = _form_for(state, number)
+    # After Undo of a saved round: what was entered, to fix one number and save again.
+    undone = undone_round_end(game, request.args.get("undone", type=int), number)
+    if undone is not None:
+        _refill(form, undone)
+    return _page(state, number, form)
 
 
 @bp.post("/<int:number>/tap")
