@@ -13,7 +13,7 @@ from .history import describe, round_label
 
 
 def undone_message(change: Change, names: tuple[str, ...], regular_rounds: int) -> Message:
-    """ "Undone: Round 3 saved (Anna went out, Ben 35 and Carla 12)", "Undone: a buy by Jo"."""
+    """What an undo took back: "Undone: Round 3 saved (Anna went out, Ben 35, …)"."""
     name = names[change.seat] if change.seat is not None and change.seat < len(names) else ""
     label = round_label(change.round_number, regular_rounds)
     if change.kind == "buy":
