@@ -6,10 +6,10 @@ from flask import Blueprint, flash, redirect, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.state import load_game
+from ..games.opening import open_for_change
 from ..i18n import translate
 from ..rules.errors import RuleError
-from .links import GAME, protect
+from .links import GAME, current_access, protect
 from .posted import local_target, posted_action_id, posted_version
 
 bp = Blueprint("changes", __name__, url_prefix=GAME)
@@ -19,9 +19,9 @@ protect(bp)
 @bp.post("/undo")
 def undo(game_id: int) -> Response:
     """Undo the last change made to the game, if it is still the one this phone saw."""
-    game = load_game(game_id)
+    state = open_for_change(game_id, current_access())
     try:
-        actions.undo_last(game, posted_action_id(), posted_version())
+        actions.undo_last(state, posted_action_id(), posted_version())
     except RuleError as error:
         flash(translate(error.message), "error")
     return redirect(local_target(url_for("games.show", game_id=game_id)), code=303)
