@@ -18,6 +18,7 @@ from . import (
     house_rules,
     openapi,
     problems,
+    seats,
     sharing,
     table_files,
     table_people,
@@ -49,6 +50,7 @@ GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"
 problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
+seats.register(bp, GAME)
 house_rules.register(bp)
 tables.register(bp)
 table_people.register(bp)
@@ -107,6 +109,7 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
     game = actions.create_game(new.ruleset, new.players, new.first_dealer, new.decks)
     links = {"edit_token": game.edit_token, "view_token": game.view_token}
     created = GameCreated(**Game.fields_of(game_state(load_game(game.id))), links=links)
+    created.seat_links = seats.links_of(game)  # the creator holds the edit link
     response, status = answer(created, 201)
     return response, status, {"Location": url_for(".games_show", game_id=game.id)}
 
@@ -115,7 +118,8 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
 @documented({200: Game})
 def games_show(game_id: int) -> tuple[Response, int]:
     """Show a game: table, rules, the round now, rounds played, totals and standings."""
-    return answer(Game.of(game_state(open_game(game_id, change=False))))
+    game = open_game(game_id, change=False)
+    return answer(seats.with_seat_links(Game.of(game_state(game)), game))
 
 
 @bp.post(f"{GAME}/buys")

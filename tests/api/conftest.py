@@ -14,6 +14,7 @@ PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
 SAFE = {"GET", "HEAD", "OPTIONS"}
 URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i", "ruleset_id": 1}
 URL_VALUES |= {"table_id": 1, "player_id": 1}  # a table and its person, where one is made
+URL_VALUES["seat"] = 1  # a seat of the game, whose link is replaced
 POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:
 # (endpoint, URL values, body). Tests check this covers every such route in the URL map.
@@ -27,6 +28,7 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.undo_create", {}, {}),
     ("api.links_create", {"role": "edit"}, {}),
     ("api.links_create", {"role": "view"}, {}),
+    ("api.seat_links_create", {"seat": 1}, {}),
 ]
 
 
