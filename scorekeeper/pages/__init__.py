@@ -40,6 +40,7 @@ def init_app(app: Flask) -> None:
         links.bp,
         seats.bp,
         seats.links_bp,
+        seats.calls_bp,
         changes.bp,
         buys.bp,
         buys.arbiter_bp,

@@ -33,7 +33,14 @@ KEEPING = frozenset(
 # Changes to the round being played: they start from the state at the version read with the
 # lock (games/writes.py), kept or derived, and write past the ORM.
 ROUND_CHANGES = frozenset(
-    {"buys.create", "buys.remove", "buys.down", "arbiter.record_buy", "stock.run_out"}
+    {
+        "buys.create",
+        "buys.remove",
+        "buys.down",
+        "arbiter.record_buy",
+        "stock.run_out",
+        "calls.record",  # a seat's call recorded as a buy (pages/seats.py)
+    }
 )
 
 

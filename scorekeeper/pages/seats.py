@@ -16,14 +16,18 @@ from werkzeug.wrappers import Response
 
 from ..capability_links import Access
 from ..extensions import db
-from ..games import seat_links
+from ..games import calls, seat_links
+from ..games.calls import Call
+from ..games.refusals import status_of
 from ..games.state import GameState, game_state, kept_states, load_game
 from ..models import Game
+from ..rules.errors import RuleError
 from ..rules.rules_card import rules_card, summary
 from .capability_links import LinkDoor
-from .links import GAME, current_access, protect
+from .links import GAME, current_access, locked_state, protect
 from .live import out_of_band
-from .rendering import respond, unchanged
+from .posted import posted_action_id, posted_int, posted_version
+from .rendering import after_change, field_errors, respond, unchanged, wants_fragment
 
 SEAT = "/s/<int:game_id>/<token>"
 PAGE = "seats/show.html"
@@ -52,6 +56,10 @@ bp = Blueprint("seats", __name__, url_prefix=SEAT)
 SEATS.protect(bp)
 links_bp = Blueprint("seat_links", __name__, url_prefix=GAME)
 protect(links_bp)
+calls_bp = Blueprint("calls", __name__, url_prefix=GAME)
+protect(calls_bp)
+ROUND = "games/show.html"
+MAX_SEAT = 1_000  # far past any table; the rules say which seats play
 
 
 def current_seat() -> int:
@@ -108,6 +116,23 @@ def version(game_id: int) -> Response:
     return response
 
 
+@bp.post("/calls")
+def call(game_id: int) -> Response:
+    """Call "May I?" from this seat's phone: a request the scorekeeper sees at once, or the
+    rules' reason it is refused; a second tap while the call is open calls once."""
+    state, seat = game_state(load_game(game_id)), current_seat()  # read after the lock
+    try:
+        calls.call(state, seat)
+    except RuleError as error:
+        errors = next(iter(field_errors(error, state.rules).values()))
+        context = {"seat": seat, "on": screen(state), "call_errors": errors}
+        return respond(PAGE, "seats/_seat.html", status_of(error), state=state, **context)
+    if not wants_fragment():
+        return redirect(url_for("seats.show", game_id=game_id), code=303)
+    fresh = seat_state(game_id)
+    return respond(PAGE, "seats/_seat.html", state=fresh, seat=seat, on=screen(fresh))
+
+
 @bp.get("/rules")
 def rules(game_id: int) -> Response:
     """The rules card of the game, with the way back to the seat's page."""
@@ -137,6 +162,67 @@ def replace(game_id: int) -> Response:
     seat_links.rotate(game_id, seat)
     db.session.commit()
     return redirect(url_for("links.show", game_id=game_id) + "#seat-links", code=303)
+
+
+def _calls_refused(state: GameState, error: RuleError) -> Response:
+    """The calls region with the refusal (nothing was written)."""
+    errors = field_errors(error, state.rules)
+    return respond(ROUND, "seats/_calls.html", status_of(error), state=state, call_errors=errors)
+
+
+@calls_bp.post("/calls/rule")
+def rule(game_id: int) -> Response:
+    """Say who gets the discard among the seats that called (the arbiter, docs/RULES.md 4)."""
+    state = game_state(load_game(game_id))
+    try:
+        discarder = posted_int("discarder", high=MAX_SEAT)
+        if discarder is None:
+            from ..games.actions import CHOOSE_DISCARDER
+
+            raise RuleError(CHOOSE_DISCARDER, field="discarder")
+        ruling = calls.rule(state, discarder, bool(request.form.get("turn_player_draws")))
+    except RuleError as error:
+        return _calls_refused(state, error)
+    return respond(ROUND, "seats/_calls.html", state=state, ruling=ruling, discarder=discarder)
+
+
+@calls_bp.post("/calls/record")
+def record(game_id: int) -> Response:
+    """Record the buy of a seat that called, with one tap, and close the round's calls."""
+    state = locked_state()
+    try:
+        seat = posted_int("seat", high=MAX_SEAT)
+        changed = calls.record(
+            state, -1 if seat is None else seat, posted_action_id(), posted_version()
+        )
+    except RuleError as error:
+        return _calls_refused(state, error)
+    location = url_for("games.show", game_id=game_id)
+    return after_change(location, "seats/_calls.html", changed, recorded=seat)
+
+
+@calls_bp.post("/calls/dismiss")
+def dismiss(game_id: int) -> Response:
+    """Close the round's calls without a buy; each caller's phone says so."""
+    state = game_state(load_game(game_id))
+    current = state.current
+    calls.dismiss(game_id, None if current is None else current.number)
+    changed = seat_state(game_id)
+    return after_change(url_for("games.show", game_id=game_id), "seats/_calls.html", changed)
+
+
+@bp.app_template_global()
+def open_calls_of(state: GameState) -> list[Call]:
+    """The round's open calls, for the scorekeeper's round screen."""
+    current = state.current
+    return calls.open_calls(state.game.id, None if current is None else current.number)
+
+
+@bp.app_template_global()
+def seat_call_of(state: GameState, seat: int) -> Call | None:
+    """A seat's newest call this round, for its own page."""
+    current = state.current
+    return calls.latest_call(state.game.id, None if current is None else current.number, seat)
 
 
 @bp.app_template_global()
