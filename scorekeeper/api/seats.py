@@ -10,19 +10,20 @@ from flask import Blueprint, Response, jsonify
 
 from ..capability_links import LinkRefused, role_of
 from ..extensions import db
-from ..games import seat_links
+from ..games import calls, seat_links
+from ..games.calls import Call
 from ..games.seat_links import SeatAccess
 from ..games.state import game_state, load_game
 from ..models import Game as GameRow
 from ..rules.messages import N_, msg
-from .access import bearer_token, open_game, refused
+from .access import bearer_token, open_change, open_game, refused
 from .answer_base import Answer, Count, answer
 from .fields import MAX_NUMBER
 from .game_answers import Game
 from .openapi import documented
 from .problems import Problem
 from .reading import read
-from .requests import LinkChange
+from .requests import Action, LinkChange, SeatChange
 from .seat_answers import SeatLink
 
 
@@ -34,6 +35,34 @@ class SeatView(Answer):
     buys: Count | None  # this round's; null when the game is over or the seat sits it out
     buys_left: Count | None  # null: no limit, or no round for this seat
     game: Game
+
+
+class SeatCall(Answer):
+    """A "May I?" called from a seat's phone: open until the scorekeeper records or dismisses
+    it; then recorded (this seat got the buy), passed (another did) or dismissed."""
+
+    id: Count
+    seat: Count
+    name: str
+    round: Count
+    open: bool
+    outcome: str | None
+
+    @classmethod
+    def of(cls, made: Call, names: tuple[str, ...] | list[str]) -> SeatCall:
+        """A call as the API answers it."""
+        return cls(
+            id=made.id,
+            seat=made.seat,
+            name=names[made.seat],
+            round=made.round_number,
+            open=made.open,
+            outcome=made.outcome,
+        )
+
+
+class CallRequest(Action):
+    """Call "May I?" for the seat of the link; nothing else to say (its version is taken)."""
 
 
 def open_seat(game_id: int, *, change: bool) -> SeatAccess:
@@ -96,9 +125,66 @@ def answer_list(links: list[SeatLink]) -> tuple[Response, int]:
     return jsonify([link.model_dump(mode="json") for link in links]), 200
 
 
+@documented({201: SeatCall, 200: SeatCall}, CallRequest)
+def seat_calls_create(game_id: int) -> tuple[Response, int]:
+    """Call "May I?" for the seat of the link (200: its call is open already); 422 with the
+    rules' reason when they refuse its buy now. Nothing is bought until the scorekeeper acts."""
+    opened = open_seat(game_id, change=True)
+    read(CallRequest)
+    state = game_state(load_game(game_id))
+    made, new = calls.call(state, opened.seat)
+    return answer(SeatCall.of(made, state.names), 201 if new else 200)
+
+
+def _open_calls(game_id: int) -> list[SeatCall]:
+    """The open calls of the game's round now, by the callers' names."""
+    state = game_state(load_game(game_id))
+    current = state.current
+    waiting = calls.open_calls(game_id, None if current is None else current.number)
+    return [SeatCall.of(made, state.names) for made in waiting]
+
+
+def _calls_answer(waiting: list[SeatCall]) -> tuple[Response, int]:
+    return jsonify([made.model_dump(mode="json") for made in waiting]), 200
+
+
+@documented({200: list[SeatCall]}, errors=(403,))
+def calls_index(game_id: int) -> tuple[Response, int]:
+    """List the round's open calls, first called first (edit link only: for the scorekeeper)."""
+    game = open_game(game_id, change=False, facts=False)
+    token = bearer_token()
+    if token is None or role_of(game, token) != "edit":
+        raise Problem(403, msg(N_("Only the edit link sees the calls.")))
+    return _calls_answer(_open_calls(game_id))
+
+
+@documented({201: Game, 200: Game}, SeatChange)
+def calls_record(game_id: int) -> tuple[Response, int]:
+    """Record a seat's buy (as /buys does) and close the round's open calls with it."""
+    state = open_change(game_id)
+    buy = read(SeatChange, players=state.players)
+    after = calls.record(state, buy.seat, buy.action_id, buy.version, called=False)
+    return answer(Game.of(after), 201 if after.game.version != state.game.version else 200)
+
+
+@documented({200: list[SeatCall]}, Action)
+def calls_dismiss(game_id: int) -> tuple[Response, int]:
+    """Close the round's open calls without a buy; the callers' phones say so."""
+    game = open_game(game_id, change=True)
+    read(Action)
+    state = game_state(game)
+    current = state.current
+    calls.dismiss(game_id, None if current is None else current.number)
+    return _calls_answer(_open_calls(game_id))
+
+
 def register(bp: Blueprint, game: str) -> None:
     """Add the seat routes to the API, under the game's URL."""
     bp.add_url_rule(f"{game}/seat", view_func=seat_show, methods=["GET"])
+    bp.add_url_rule(f"{game}/seat/calls", view_func=seat_calls_create, methods=["POST"])
+    bp.add_url_rule(f"{game}/calls", view_func=calls_index, methods=["GET"])
+    bp.add_url_rule(f"{game}/calls/record", view_func=calls_record, methods=["POST"])
+    bp.add_url_rule(f"{game}/calls/dismiss", view_func=calls_dismiss, methods=["POST"])
     bp.add_url_rule(
         f"{game}/seat-links/<int(max={MAX_NUMBER}):seat>",
         view_func=seat_links_create,

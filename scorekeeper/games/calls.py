@@ -98,16 +98,24 @@ def rule(state: GameState, discarder: int, turn_player_draws: bool) -> BuyRuling
 
 
 def record(
-    state: GameState, seat: int, action_id: str | None, base_version: int | None
+    state: GameState,
+    seat: int,
+    action_id: str | None,
+    base_version: int | None,
+    *,
+    called: bool = True,
 ) -> GameState:
     """Record the buy of a seat that called, as the Buy button does, and close the round's
-    open calls with it: the winner's recorded, the others' passed over. One transaction."""
+    open calls with it: the winner's recorded, the others' passed over. One transaction.
+
+    With `called=False` (the API's scorekeeper) the seat need not have called: the buy is the
+    scorekeeper's to give, and the open calls close all the same."""
     if history.already_done(state.game, action_id):
         return state  # a second tap of the same button: recorded once, calls closed then
     current = state.current
     number = None if current is None else current.number
     waiting = open_calls(state.game.id, number)
-    if not any(made.seat == seat for made in waiting):
+    if called and not any(made.seat == seat for made in waiting):
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(NOT_CALLED, name=name), field="seat")
     _close(state.game.id, waiting, seat)  # written by record_buy's own commit, or not at all

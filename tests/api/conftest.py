@@ -29,6 +29,8 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.links_create", {"role": "edit"}, {}),
     ("api.links_create", {"role": "view"}, {}),
     ("api.seat_links_create", {"seat": 1}, {}),
+    ("api.calls_record", {}, {"seat": 2}),
+    ("api.calls_dismiss", {}, {}),
 ]
 
 
@@ -147,11 +149,14 @@ def api_routes(app: Flask) -> list[tuple[str, Rule]]:
 
 
 def game_changes(app: Flask) -> set[str]:
-    """The endpoints that change a game: any method but GET on a URL naming a game."""
+    """The endpoints that change a game through its links: any method but GET on a URL naming a
+    game, but a seat's own (its seat link's, api/seats.py)."""
     return {
         rule.endpoint
         for method, rule in api_routes(app)
-        if method.upper() not in SAFE and "game_id" in rule.arguments
+        if method.upper() not in SAFE
+        and "game_id" in rule.arguments
+        and not rule.endpoint.startswith("api.seat_calls")
     }
 
 
