@@ -14,14 +14,13 @@ from ..games.opening import open_for_read
 from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
-from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from . import live
 from .forms import MAX_SEATS, NewGameForm
 from .house_rule_links import rules_by_key
 from .links import GAME, current_access, open_in_browser, openable_games, protect
 from .posted import ascii_index, page_from
-from .rendering import respond, unchanged, wants_fragment
+from .rendering import respond, rules_card_page, unchanged, wants_fragment
 from .ruleset_form import encode
 
 bp = Blueprint("games", __name__)
@@ -137,12 +136,8 @@ def replay(game_id: int) -> Response:
 def rules(game_id: int) -> Response:
     """Show the rules card of the rules this game is played under."""
     state = open_for_read(game_id, current_access())
-    return respond(
-        "rules/card.html",
-        "rules/card.html",
-        rules=state.rules,
-        sections=rules_card(state.rules),
-        card_summary=summary(state.rules),
+    return rules_card_page(
+        state.rules,
         back=url_for("games.show", game_id=game_id),
         edit_link=url_for("house_rules.new", rules=encode(state.facts.rules_json)),
         sheet_link=url_for(

@@ -7,11 +7,11 @@ from werkzeug.wrappers import Response
 
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
-from ..rules.rules_card import rules_card, summary
 from ..tables.links import known_tables
 from .house_rule_links import saved_here
 from .links import openable_games, remembered
 from .posted import local_target
+from .rendering import rules_card_page
 from .table_links import remembered_tables
 
 bp = Blueprint("home", __name__)
@@ -41,16 +41,12 @@ def index() -> str:
 
 
 @rulesets_bp.get("/rules/<key>")
-def show(key: str) -> str:
+def show(key: str) -> Response:
     """Show the rules card of a preset."""
     if key not in PRESETS:
         abort(404)
-    preset = PRESETS[key]
-    return render_template(
-        "rules/card.html",
-        rules=preset,
-        sections=rules_card(preset),
-        card_summary=summary(preset),
+    return rules_card_page(
+        PRESETS[key],
         edit_link=url_for("house_rules.new", **{"from": key}),
         sheet_link=url_for("blank_sheets.preset", key=key),
     )

@@ -11,6 +11,7 @@ from ..extensions import htmx
 from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
+from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from ..rules.sheet_words import worded
 from .live import change_answer
@@ -76,3 +77,10 @@ def field_errors(error: RuleError, rules: RuleSet | None = None) -> dict[str, li
     """A rules refusal as form errors under its field, in the words of the game's rules."""
     message = worded(rules, error.message) if rules else error.message
     return {error.field or "form": [translate(message)]}
+
+
+def rules_card_page(rules: RuleSet, **links: str) -> Response:
+    """A rule set's rules card, page or fragment, with the links around it (back, edit, print)."""
+    sections, card_summary = rules_card(rules), summary(rules)
+    page = "rules/card.html"
+    return respond(page, page, rules=rules, sections=sections, card_summary=card_summary, **links)

@@ -22,12 +22,18 @@ from ..games.refusals import status_of
 from ..games.seat_links import SeatAccess
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from ..rules.rules_card import rules_card, summary
 from .capability_links import LinkDoor
 from .links import GAME, current_access, protect
 from .live import out_of_band
 from .posted import posted_action_id, posted_int, posted_version
-from .rendering import after_change, field_errors, respond, unchanged, wants_fragment
+from .rendering import (
+    after_change,
+    field_errors,
+    respond,
+    rules_card_page,
+    unchanged,
+    wants_fragment,
+)
 
 SEAT = "/s/<int:game_id>/<token>"
 PAGE = "seats/show.html"
@@ -134,15 +140,7 @@ def call(game_id: int) -> Response:
 @bp.get("/rules")
 def rules(game_id: int) -> Response:
     """The rules card of the game, with the way back to the seat's page."""
-    state = seat_state(game_id)
-    return respond(
-        "rules/card.html",
-        "rules/card.html",
-        rules=state.rules,
-        sections=rules_card(state.rules),
-        card_summary=summary(state.rules),
-        back=url_for("seats.show", game_id=game_id),
-    )
+    return rules_card_page(seat_state(game_id).rules, back=url_for("seats.show", game_id=game_id))
 
 
 @links_bp.post("/seat-links")
