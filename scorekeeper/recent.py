@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from cachetools import LRUCache
 from flask import current_app
 
 K = TypeVar("K")
@@ -15,27 +15,30 @@ T = TypeVar("T")
 
 
 class Recent(Generic[K, V]):
-    """Up to `size` values by key, the least recently used dropped first; safe across threads."""
+    """Up to `size` values by key, the least recently used dropped first (cachetools' LRU,
+    which is not thread-safe on its own: a read reorders it, so reads take the lock too)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._values: OrderedDict[K, V] = OrderedDict()
+        self._values: LRUCache[K, V] = LRUCache(maxsize=size)
         self._lock = threading.Lock()
+
+    def find(self, key: K) -> tuple[bool, V | None]:
+        """Whether a value is kept under this key (None may be one), and the value."""
+        with self._lock:
+            try:
+                return True, self._values[key]
+            except KeyError:
+                return False, None
 
     def get(self, key: K) -> V | None:
         """The value kept under this key, if any."""
-        with self._lock:
-            value = self._values.get(key)
-            if value is not None:
-                self._values.move_to_end(key)
-            return value
+        return self.find(key)[1]
 
     def put(self, key: K, value: V) -> None:
         """Keep a value, dropping the least recently used beyond the size."""
         with self._lock:
             self._values[key] = value
-            while len(self._values) > self.size:
-                self._values.popitem(last=False)
 
 
 def per_app(name: str, make: Callable[[], T]) -> T:

@@ -8,14 +8,11 @@ again. People are not kept: a merge changes who sat where without changing the g
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import replace
-
-from flask import current_app
 
 from ..games.facts import read_table_games
 from ..games.state import game_state
+from ..recent import Recent, per_app
 from ..rules.game_facts import GameFacts
 from ..rules.game_state import GameState
 from ..rules.stats import PlayedGame, PlayedRound
@@ -24,33 +21,9 @@ Key = tuple[int, int, str]
 CACHE_SIZE = 50_000  # scored games kept per app, the least recently read dropped first
 
 
-class ScoredGames:
-    """What each game read lately scored to (None for an unfinished game), by its key."""
-
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._scored: OrderedDict[Key, PlayedGame | None] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def find(self, key: Key) -> tuple[bool, PlayedGame | None]:
-        """Whether a result is kept, and the result, marked as read just now."""
-        with self._lock:
-            if key not in self._scored:
-                return False, None
-            self._scored.move_to_end(key)
-            return True, self._scored[key]
-
-    def put(self, key: Key, played: PlayedGame | None) -> None:
-        """Keep a result, dropping the least recently read beyond the size."""
-        with self._lock:
-            self._scored[key] = played
-            while len(self._scored) > self.size:
-                self._scored.popitem(last=False)
-
-
-def scored_games() -> ScoredGames:
-    """This app's kept results."""
-    return current_app.extensions.setdefault("scorekeeper.scored_games", ScoredGames())  # type: ignore[no-any-return]
+def scored_games() -> Recent[Key, PlayedGame | None]:
+    """This app's kept results: what each game read lately scored to (None: unfinished)."""
+    return per_app("scorekeeper.scored_games", lambda: Recent[Key, PlayedGame | None](CACHE_SIZE))
 
 
 def _key(game: GameFacts) -> Key:

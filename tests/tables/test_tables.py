@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, Seat, TablePlayer
-from scorekeeper.tables.record import ScoredGames
+from scorekeeper.recent import Recent
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
@@ -274,7 +274,7 @@ def test_the_record_follows_a_correction_of_a_finished_game(client: FlaskClient)
 
 
 def test_the_kept_scores_drop_the_least_recently_read_beyond_their_size() -> None:
-    kept = ScoredGames(size=2)
+    kept: Recent[tuple[int, int, str], None] = Recent(2)
     kept.put((1, 7, "a"), None)
     kept.put((2, 7, "b"), None)
     assert kept.find((1, 7, "a")) == (True, None)  # read: now the most recent
