@@ -9,7 +9,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..capability_links import LinkRefused
-from ..extensions import db
 from ..games import calls, seat_links
 from ..games.calls import Call
 from ..games.links import GameAccess
@@ -116,7 +115,6 @@ def seat_links_create(game_id: int, seat: int) -> tuple[Response, int]:
     if seat not in seat_links.links_of(game_id):
         raise Problem(404, msg(N_("There is no seat %(seat)s at this table."), seat=seat))
     seat_links.rotate(game_id, seat)
-    db.session.commit()
     return answer_list(links_of(state))
 
 

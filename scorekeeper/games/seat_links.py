@@ -98,8 +98,8 @@ def _match(token: str, rows: Collection[tuple[int, str, object]]) -> tuple[int |
 
 
 def rotate(game_id: int, seat: int) -> str:
-    """Replace one seat's link; the old one answers 410 from now on (the caller holds the
-    game's lock and commits)."""
+    """Replace one seat's link and commit; the old one answers 410 from now on (the caller
+    holds the game's lock)."""
     now = utcnow()
     db.session.execute(
         update(SeatLink)
@@ -110,4 +110,5 @@ def rotate(game_id: int, seat: int) -> str:
     db.session.execute(
         insert(SeatLink), [{"game_id": game_id, "seat": seat, "token": token, "created_at": now}]
     )
+    db.session.commit()
     return token

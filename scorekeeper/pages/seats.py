@@ -13,7 +13,6 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..extensions import db
 from ..games import calls, seat_links
 from ..games.actions import CHOOSE_DISCARDER
 from ..games.calls import Call
@@ -156,7 +155,6 @@ def replace(game_id: int) -> Response:
     if seat is None or seat not in seat_links.links_of(game_id):
         abort(404)
     seat_links.rotate(game_id, seat)
-    db.session.commit()
     return redirect(url_for("links.show", game_id=game_id) + "#seat-links", code=303)
 
 

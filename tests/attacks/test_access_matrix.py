@@ -299,7 +299,6 @@ def seated(app: Flask) -> Seated:
         other = actions.create_game(MAY_I, ["Zoe", "Yan"], 0)
         old = seat_links.links_of(game.id)[1]
         seat_links.rotate(game.id, 1)
-        db.session.commit()
         made = Seated(
             game.id,
             other.id,

@@ -22,6 +22,12 @@ def went_out(page: Page, name: str) -> None:
     page.get_by_role("group", name="Who went out?").get_by_label(name, exact=True).check()
 
 
+def expect_first_round(page: Page, scores: list[str]) -> None:
+    """Open the score sheet and check the first round's row, seat by seat."""
+    page.get_by_role("link", name="Score sheet").click()
+    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(scores)
+
+
 def lossy_game(open_phone: Callable[..., Phone], round_form: bool = False) -> Phone:
     """A new phone at a new game whose cut-off requests pass, as the test cuts some; with
     `round_form`, on the end-of-round form with Anna out."""

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.conftest import Phone
-from tests.browser.helpers import lossy_game, open_round_form, went_out
+from tests.browser.helpers import expect_first_round, lossy_game, open_round_form, went_out
 from tests.browser.test_full_game import PLAYERS, buy, buy_row, hand, start_game
 from tests.browser.test_sharing import back_to_round, open_share
 
@@ -38,8 +38,7 @@ def test_enter_in_a_points_field_saves_the_round_with_the_typed_points(page: Pag
     hand(page, "Ben").get_by_label("Points").fill("20")
     hand(page, "Ben").get_by_label("Points").press("Enter")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
-    page.get_by_role("link", name="Score sheet").click()
-    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "20", "30", "40"])
+    expect_first_round(page, ["0", "20", "30", "40"])
 
 
 def test_undo_right_after_a_buy_undoes_that_buy(page: Page) -> None:
@@ -151,8 +150,7 @@ def test_typed_points_and_tapped_cards_keep_one_answer_per_hand(page: Page) -> N
     hand(page, "Dan").get_by_label("Points").fill("40")
     page.get_by_role("button", name="Save the round").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
-    page.get_by_role("link", name="Score sheet").click()
-    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "25", "30", "40"])
+    expect_first_round(page, ["0", "25", "30", "40"])
 
 
 def test_an_impossible_total_is_refused_at_its_hand(page: Page) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import expect_first_round, open_round_form, went_out
 from tests.browser.test_full_game import hand, start_game
-from tests.browser.test_trust import open_round_form, went_out
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +30,7 @@ def test_a_warning_stands_at_its_field_and_save_anyway_saves(page: Page) -> None
     page.get_by_role("button", name="Save anyway").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
     expect(page.get_by_text("did not go out")).to_have_count(0)
-    page.get_by_role("link", name="Score sheet").click()
-    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "0", "30", "40"])
+    expect_first_round(page, ["0", "0", "30", "40"])
 
 
 def test_undo_of_a_saved_round_brings_back_its_form_as_entered(page: Page) -> None:
@@ -61,5 +60,4 @@ def test_undo_of_a_saved_round_brings_back_its_form_as_entered(page: Page) -> No
     hand(page, "Ben").get_by_label("Points").fill("30")
     page.get_by_role("button", name="Save the round").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
-    page.get_by_role("link", name="Score sheet").click()
-    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "30", "20", "40"])
+    expect_first_round(page, ["0", "30", "20", "40"])
