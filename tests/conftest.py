@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -255,16 +256,27 @@ class Table:
         return self.client.post(f"{self.url}/run-outs", data=data)
 
     def end_round(
-        self, number: int, out: str | None, hands: dict[str, int | str], cut: str | None = None
+        self,
+        number: int,
+        out: str | None,
+        hands: dict[str, int | str],
+        cut: str | None = None,
+        anyway: bool = False,
     ) -> TestResponse:
-        """Submit the end-of-round form: points as ints, tapped cards as "K JK" strings."""
+        """Submit the end-of-round form: points as ints, tapped cards as "K JK" strings;
+        `anyway` presses "Save anyway" when the round is held for its warnings."""
         data = {"went_out": "stock" if out is None else str(self.seat(out))}
         for name, hand in hands.items():
             key = "cards" if isinstance(hand, str) else "points"
             data[f"{key}_{self.seat(name)}"] = str(hand)
         if cut is not None:
             data["cut_bonus_seat"] = str(self.seat(cut))
-        return self.client.post(f"{self.url}/rounds/{number}", data=data)
+        response = self.client.post(f"{self.url}/rounds/{number}", data=data)
+        held = re.search(r'name="confirm_warnings" value="([^"]*)"', response.get_data(True))
+        if anyway and response.status_code == 422 and held:
+            confirmed = {**data, "confirm_warnings": held.group(1)}
+            response = self.client.post(f"{self.url}/rounds/{number}", data=confirmed)
+        return response
 
     def page(self, path: str = "") -> str:
         """The text of a page of this game."""

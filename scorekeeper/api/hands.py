@@ -7,6 +7,7 @@ from collections import Counter
 from ..games.round_end import Hand, setup_for
 from ..games.state import GameState
 from ..rules.errors import RuleError
+from ..rules.hand_warnings import HandWarning
 from ..rules.laydown import BOOK, MeldCheck, check_book, check_contract, check_run
 from ..rules.messages import N_, Message, msg
 from ..rules.playing_cards import Card
@@ -17,6 +18,14 @@ from .check_requests import Laydown, OneMeld, TallyRequest
 from .fields import MAX_NUMBER
 from .problems import Problem
 from .requests import RoundResult
+
+
+def warnings_at_hands(warnings: tuple[HandWarning, ...]) -> dict[str, list[Message]]:
+    """A round's unconfirmed warnings as a problem's errors, each under its hand."""
+    errors: dict[str, list[Message]] = {}
+    for warning in warnings:
+        errors.setdefault(f"hands.{warning.seat}", []).append(warning.message)
+    return errors
 
 
 def hands_by_seat(result: RoundResult, state: GameState, number: int) -> dict[int, Hand]:

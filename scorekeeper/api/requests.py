@@ -174,6 +174,15 @@ class RoundResult(Action):
     went_out: Seat | None
     hands: dict[HandSeat, Hand]
     cut_bonus_seat: Seat | None = None
+    confirm_warnings: StrictBool = Field(
+        True,
+        description=(
+            "true (the default): save the round and list its warnings (a 0 for a player who "
+            "did not go out, an unusually high hand) in `warnings`. false: save it only when "
+            "it has none; otherwise answer 422 with each warning under its hand "
+            '(`errors["hands.<seat>"]`) and save nothing, as the end-of-round form does.'
+        ),
+    )
 
     @model_validator(mode="after")
     def _hands_at_table(self, info: ValidationInfo) -> RoundResult:

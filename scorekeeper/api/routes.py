@@ -38,7 +38,7 @@ from .answers import (
 from .check_requests import MeldCheckRequest, TallyRequest
 from .fields import MAX_ID, MAX_NUMBER
 from .game_answers import Game
-from .hands import check_melds, hands_by_seat, tally
+from .hands import check_melds, hands_by_seat, tally, warnings_at_hands
 from .openapi import documented
 from .problems import Problem
 from .reading import read, read_json
@@ -183,16 +183,23 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
 @bp.put(f"{GAME}/rounds/<int(max={MAX_NUMBER}):number>")
 @documented({200: GameWithWarnings}, RoundResult)
 def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
-    """Record or correct how a round ended: who went out (null: the stock) and every hand."""
+    """Record or correct how a round ended: who went out (null: the stock) and every hand.
+
+    Its warnings come in `warnings`; with `confirm_warnings` false a round that has any is
+    not saved but answered with 422, each warning under its hand.
+    """
     game = open_game(game_id, change=True)
     state = game_state(game)
     result = read(RoundResult, players=state.players)
     hands = hands_by_seat(result, state, number)
     cut, action_id, version = result.cut_bonus_seat, result.action_id, result.version
-    warnings = round_end.record_result(
-        game, number, result.went_out, hands, cut, action_id, version
-    )
-    said = [translate_text(warning) for warning in warnings]
+    try:
+        warnings = round_end.record_result(
+            game, number, result.went_out, hands, cut, action_id, version, result.confirm_warnings
+        )
+    except round_end.Unconfirmed as unconfirmed:
+        raise Problem(422, errors=warnings_at_hands(unconfirmed.warnings)) from unconfirmed
+    said = [translate_text(warning.message) for warning in warnings]
     return answer(GameWithWarnings(**Game.fields_of(game_state(load_game(game.id))), warnings=said))
 
 

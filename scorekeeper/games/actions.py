@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ..capability_links import Role, new_token
 from ..database import lock_writes
 from ..extensions import db
-from ..models import Game, Round, Seat, TablePlayer
+from ..models import Change, Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
 from ..rules.messages import N_, Message, msg
@@ -185,10 +185,13 @@ def record_run_out(
     return outcome, changed
 
 
-def undo_last(game: Game, action_id: str | None = None, base_version: int | None = None) -> None:
-    """Undo the newest change that is not yet undone, if it is the one this phone saw."""
+def undo_last(
+    game: Game, action_id: str | None = None, base_version: int | None = None
+) -> Change | None:
+    """Undo the newest change that is not yet undone, if it is the one this phone saw; answers
+    the change taken back (None for a repeat of an undo already made)."""
     if history.already_done(game, action_id):
-        return
+        return None
     change = history.last_undoable(game)
     if change is None or change.kind == "create":
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
@@ -213,6 +216,7 @@ def undo_last(game: Game, action_id: str | None = None, base_version: int | None
         before={"change_id": change.id},
     )
     db.session.commit()
+    return change
 
 
 def rotate_link(game: Game, role: Role) -> str:

@@ -9,9 +9,10 @@ from typing import Any
 from ..extensions import db
 from ..models import Game
 from ..rules.errors import RuleError
-from ..rules.hand_totals import HandLimits, check_total, hand_limits, unusual_total_warning
-from ..rules.messages import N_, Message, msg
-from ..rules.scoring import HandResult, check_cut_bonus, zero_warning
+from ..rules.hand_totals import HandLimits, check_total, hand_limits
+from ..rules.hand_warnings import HandWarning, WarnedHand, acknowledged, hand_warnings
+from ..rules.messages import N_, msg
+from ..rules.scoring import HandResult, check_cut_bonus
 from ..rules.stock import stock_ending_refusal
 from ..rules.table import TableSetup, seats_around, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
@@ -40,6 +41,15 @@ class Hand:
     counts: Mapping[str, int] | None = None
 
 
+class Unconfirmed(RuleError):
+    """Hands worth a second look that the table has not confirmed: nothing was saved."""
+
+    def __init__(self, warnings: tuple[HandWarning, ...]) -> None:
+        first = warnings[0]
+        super().__init__(first.message, field=f"hands.{first.seat}")
+        self.warnings = warnings
+
+
 def record_result(
     game: Game,
     number: int,
@@ -48,10 +58,15 @@ def record_result(
     cut_bonus_seat: int | None = None,
     action_id: str | None = None,
     base_version: int | None = None,
-) -> list[Message]:
-    """Record or correct how a round ended; returns warnings (a zero, an unusually high hand)."""
+    confirmed: bool | str = True,
+) -> tuple[HandWarning, ...]:
+    """Record or correct how a round ended; returns its warnings (a zero, a high hand).
+
+    `confirmed` True saves whatever the warnings; False or a form's token saves only when
+    there are none or the token acknowledges exactly these, else raises Unconfirmed.
+    """
     if history.already_done(game, action_id):
-        return []
+        return ()
     if base_version is not None and history.changes_since(game, base_version, number):
         message = msg(
             N_(
@@ -63,6 +78,9 @@ def record_result(
         raise Conflict(message, field="round")
     state = game_state(game)
     end = checked_end(state, number, went_out, hands, cut_bonus_seat)
+    warnings = end_warnings(state, number, end)
+    if confirmed is not True and not acknowledged(warnings, confirmed or None):
+        raise Unconfirmed(warnings)
     record_ = state.rounds.get(number) or round_record(game, state.current)
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
@@ -76,11 +94,16 @@ def record_result(
         after=history.snapshot(record_),
     )
     db.session.commit()
-    warnings = [zero_warning(r) for r in end.results] + [
-        unusual_total_warning(limits_for(state, number, seat), state.names[seat], r.points)
-        for seat, r in zip(end.seats, end.results, strict=True)
+    return warnings
+
+
+def end_warnings(state: GameState, number: int, end: RoundEnd) -> tuple[HandWarning, ...]:
+    """The rules engine's warnings about a round's hands, each naming its player."""
+    hands = [
+        WarnedHand(seat, state.names[seat], result, limits_for(state, number, seat))
+        for seat, result in zip(end.seats, end.results, strict=True)
     ]
-    return [w for w in warnings if w is not None]
+    return hand_warnings(hands)
 
 
 def checked_end(

@@ -6,7 +6,8 @@ from flask import Blueprint, flash, redirect, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.state import load_game
+from ..games.state import game_state, load_game
+from ..games.undone import undone_message
 from ..i18n import translate
 from ..rules.errors import RuleError
 from .links import GAME, protect
@@ -18,10 +19,20 @@ protect(bp)
 
 @bp.post("/undo")
 def undo(game_id: int) -> Response:
-    """Undo the last change made to the game, if it is still the one this phone saw."""
+    """Undo the last change made to the game, if it is still the one this phone saw, and say
+    what it took back; an undone round's end comes back into its form as it was entered."""
     game = load_game(game_id)
+    back = local_target(url_for("games.show", game_id=game_id))
     try:
-        actions.undo_last(game, posted_action_id(), posted_version())
+        change = actions.undo_last(game, posted_action_id(), posted_version())
     except RuleError as error:
         flash(translate(error.message), "error")
-    return redirect(local_target(url_for("games.show", game_id=game_id)), code=303)
+        return redirect(back, code=303)
+    if change is None:  # a repeat of an undo already made: it said so the first time
+        return redirect(back, code=303)
+    state = game_state(load_game(game_id))
+    flash(translate(undone_message(change, state.names, len(state.rules.rounds))), "success")
+    if change.kind == "result" and state.seats_of(change.round_number) is not None:
+        form = url_for("rounds.edit", game_id=game_id, number=change.round_number, undone=change.id)
+        return redirect(form, code=303)
+    return redirect(back, code=303)

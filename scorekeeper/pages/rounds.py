@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -11,8 +13,10 @@ from ..games import round_end
 from ..games.refusals import Conflict
 from ..games.spoken_numbers import number_words
 from ..games.state import GameState, game_state, load_game
+from ..games.undone import undone_round_end
 from ..i18n import current_locale, translate
 from ..rules.errors import RuleError
+from ..rules.hand_warnings import HandWarning, acknowledgement
 from ..rules.messages import Message
 from ..rules.quick_entry import MAX_TEXT, read_round
 from ..rules.sheet_words import worded
@@ -45,6 +49,20 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     if fresh or request.method == "GET":
         _fill(form, state, number, stock_ended=ended and state.current.ended_by_stock)
     return form
+
+
+def _refill(form: FlaskForm, end: dict[str, Any]) -> None:
+    """Put a round's end back into the form as it was entered (an undone save): who went out
+    or the stock, the typed points or the tapped cards of every hand, the exact cut."""
+    out = next((r["seat"] for r in end["results"] if r["went_out"]), None)
+    form.went_out.data = STOCK if end["ended_by_stock"] or out is None else str(out)
+    for result in end["results"]:
+        seat, cards = result["seat"], result["cards"]
+        typed = None if cards or result["went_out"] else result["points"]
+        getattr(form, f"points_{seat}").data = typed
+        getattr(form, f"cards_{seat}").data = cards or {}
+    if hasattr(form, "cut_bonus_seat") and end["cut_bonus_seat"] is not None:
+        form.cut_bonus_seat.data = str(end["cut_bonus_seat"])
 
 
 def _seats(state: GameState, number: int) -> tuple[int, ...]:
@@ -80,11 +98,16 @@ def _page(
     notes: dict[int, str] | None = None,
     said: str = "",
     read_problems: list[str] | None = None,
+    warnings: tuple[HandWarning, ...] = (),
 ) -> Response:
     """The end-of-round page; `notes` say per hand what a tap did to typed points.
 
-    `said` is the round in one line as typed, `read_problems` what could not be read of it.
+    `said` is the round in one line as typed, `read_problems` what could not be read of it,
+    `warnings` the hands to look at again before the round is saved as entered.
     """
+    warned: dict[int, list[str]] = {}
+    for warning in warnings:
+        warned.setdefault(warning.seat, []).append(translate(worded(state.rules, warning.message)))
     return respond(
         "rounds/edit.html",
         "rounds/edit.html",
@@ -98,6 +121,8 @@ def _page(
         said=said,
         said_limit=MAX_TEXT,
         read_problems=read_problems or [],
+        warned=warned,
+        acknowledgement=acknowledgement(warnings),
     )
 
 
@@ -129,8 +154,14 @@ def current(game_id: int) -> Response:
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""
     require_edit()
-    state = game_state(load_game(game_id))
-    return _page(state, number, _form_for(state, number))
+    game = load_game(game_id)
+    state = game_state(game)
+    form = _form_for(state, number)
+    # After Undo of a saved round: what was entered, to fix one number and save again.
+    undone = undone_round_end(game, request.args.get("undone", type=int), number)
+    if undone is not None:
+        _refill(form, undone)
+    return _page(state, number, form)
 
 
 @bp.post("/<int:number>/tap")
@@ -199,10 +230,15 @@ def update(game_id: int, number: int) -> Response:
     went_out, hands, cut_seat = _went_out(form), _hands(state, number, form), _cut_seat(form)
     record = state.rounds.get(number)
     correcting = record is not None and bool(record.results)
+    # Only "Save anyway" sends this: the warnings it was shown, which must still be the ones.
+    confirmed = request.form.get("confirm_warnings", "")
     try:
-        warnings = round_end.record_result(
-            game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data
-        )
+        round_end.record_result(
+            game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
+            confirmed,
+        )  # fmt: skip
+    except round_end.Unconfirmed as unconfirmed:
+        return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
         state = game_state(load_game(game_id))
         form = _form_for(state, number, fresh=True)
@@ -213,8 +249,6 @@ def update(game_id: int, number: int) -> Response:
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form, went_out)
         return _page(state, number, form, 422)
-    for warning in warnings:
-        flash(translate(worded(state.rules, warning)), "warning")
     # A correction is made from the sheet: go back there to see it.
     back = "games.sheet" if correcting else "games.show"
     return go_to(url_for(back, game_id=game_id))

@@ -126,11 +126,11 @@ def check_cut_bonus(rules: RuleSet, seat: int | None, cutter: int | None) -> Non
         raise RuleError(message, field="cut_bonus_seat")
 
 
-def zero_warning(result: HandResult) -> Message | None:
+def zero_warning(result: HandResult, name: str) -> Message | None:
     """Warn when a player who did not go out counts 0: a hand left at the end always scores."""
     if result.went_out or result.points != 0:
         return None
-    return msg(N_("0 points, but this player did not go out: check the hand."))
+    return msg(N_("%(name)s: 0 points, but %(name)s did not go out. Check the hand."), name=name)
 
 
 def totals(outcomes: Sequence[RoundOutcome], players: int) -> tuple[int, ...]:

@@ -9,7 +9,7 @@ const draftKey = (form) => `scorekeeper:draft:${form.dataset.draft}`;
 function saveDraft(form) {
   const entry = {};
   for (const field of form.elements) {
-    if (!field.name || ["csrf_token", "action_id", "tap"].includes(field.name)) continue;
+    if (!field.name || ["csrf_token", "action_id", "tap", "confirm_warnings"].includes(field.name)) continue;
     if (field.type === "radio" && !field.checked) continue;
     entry[field.name] = field.value;
   }
@@ -232,13 +232,14 @@ document.addEventListener("input", (event) => {
   saveDraft(points.form);
 });
 
-// A refused save: its first error in view, and its field focused to fix it.
+// A refused save (or one held for its warnings): its first error or warning in view, and its
+// field focused to fix it.
 let showError = false;
 document.addEventListener("htmx:afterRequest", (event) => {
   showError = event.detail.xhr.status === 422 && event.detail.requestConfig.elt.tagName === "FORM";
 });
 document.addEventListener("htmx:afterSettle", () => {
-  const error = showError && document.querySelector("main .error[role=alert]");
+  const error = showError && document.querySelector("main .error[role=alert], main [data-warning]");
   showError = false;
   if (!error) return;
   const place = error.closest(".field, fieldset") ?? error;

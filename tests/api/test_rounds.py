@@ -73,7 +73,7 @@ def test_a_zero_for_a_player_who_did_not_go_out_is_recorded_with_a_warning(api: 
     api.start()
     play(api, SEVEN_ROUNDS[:1])
     answer = api.end_round(2, "Ben", {"Anna": 10, "Carla": 20, "Dev": 0}).json
-    assert answer["warnings"] == ["0 points, but this player did not go out: check the hand."]
+    assert answer["warnings"] == ["Dev: 0 points, but Dev did not go out. Check the hand."]
     assert answer["totals"] == [10, 25, 52, 25]
 
 
@@ -283,3 +283,22 @@ def test_liverpool_cut_bonus_goes_only_to_the_rounds_cutter(api: Api) -> None:
     response = api.end_round(1, "Anna", hands, cut_bonus_seat=3)
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.json["rounds"][0]["cut_bonus_seat"] == 3
+
+
+def test_a_round_with_warnings_is_held_when_the_client_asks_to_confirm_them(api: Api) -> None:
+    api.start()
+    hands = {"Ben": 0, "Carla": 20, "Dev": 5}
+    held = api.end_round(1, "Anna", hands, confirm_warnings=False)
+    problem = assert_problem(held, 422, "hands.1")
+    warning = "Ben: 0 points, but Ben did not go out. Check the hand."
+    assert problem["errors"] == {"hands.1": [warning]}
+    assert all(not played["hands"] for played in api.state()["rounds"])
+    saved = api.end_round(1, "Anna", hands, confirm_warnings=True)
+    assert saved.status_code == 200
+    assert saved.json["warnings"] == [warning]
+
+
+def test_a_round_without_warnings_saves_when_confirmation_is_asked_for(api: Api) -> None:
+    api.start()
+    saved = api.end_round(1, "Anna", {"Ben": 10, "Carla": 20, "Dev": 5}, confirm_warnings=False)
+    assert saved.status_code == 200 and saved.json["warnings"] == []

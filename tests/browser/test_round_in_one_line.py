@@ -15,7 +15,8 @@ def test_enter_fills_in_the_form_and_saves_nothing(page: Page) -> None:
     page.get_by_role("link", name="End of round: enter the hands").click()
     said = page.get_by_label("The round in one line")
     first, second, third, fourth = PLAYERS
-    said.fill(f"{first[:2]} out, {second} twelve, {third} 35, {fourth} 0")
+    # (a 0 for a player who did not go out would hold the save with a warning: issue 21.6)
+    said.fill(f"{first[:2]} out, {second} twelve, {third} 35, {fourth} 8")
     said.press("Enter")
     expect(page.get_by_role("group", name=second).get_by_label("Points")).to_have_value("12")
     expect(page.get_by_role("group", name=third).get_by_label("Points")).to_have_value("35")

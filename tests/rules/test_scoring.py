@@ -136,7 +136,7 @@ def test_three_players_going_out_are_counted_with_the_plural_form():
     ],
 )
 def test_zero_points_without_going_out_is_warned_about_not_refused(result, warns):
-    warning = zero_warning(result)
+    warning = zero_warning(result, "Ben")
 
     assert (warning is not None) == warns
     if warning is not None:

@@ -341,13 +341,6 @@ def test_an_impossible_hand_is_refused(app: Flask, table: Table) -> None:
     assert count(app, RoundResult) == 0
 
 
-def test_a_zero_for_a_player_who_did_not_go_out_is_a_warning(table: Table) -> None:
-    table.start(PLAYERS)
-    response = table.end_round(1, "Anna", {"Ben": 0, "Carla": 5, "Dan": 5})
-    assert response.status_code == 303
-    assert "did not go out" in table.page()
-
-
 def test_tapping_cards_shows_the_running_sum(table: Table) -> None:
     table.start(PLAYERS)
     data = {"went_out": "0", "cards_1": "K", "tap": "1:JK"}

@@ -134,7 +134,7 @@ def play_to_a_four_digit_total(table: Table) -> None:
     165), so a four-digit total takes a game."""
     for number in range(1, 8):
         hands = {"Ben": 150, "Carla": 5 if number == 1 else 0, "Dan": 40 if number == 1 else 0}
-        assert table.end_round(number, "Anna", hands).status_code == 303
+        assert table.end_round(number, "Anna", hands, anyway=True).status_code == 303
 
 
 @pytest.mark.parametrize("language", sorted(THOUSANDS))
