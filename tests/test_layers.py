@@ -160,3 +160,55 @@ def test_an_upward_import_is_caught(where: str, source: str) -> None:
 )
 def test_a_downward_import_passes(where: str, source: str) -> None:
     assert violations(PACKAGE / where, source) == []
+
+
+# The stored facts of a game; a front door gets a game's state from games/opening.py only.
+GAME_FACT_MODELS = {"Game", "Seat", "Round", "RoundResult", "Buy"}
+FRONT_DOORS = ("pages", "api")
+
+
+def reads_game_models(source: str) -> list[str]:
+    """The game fact models a module imports from scorekeeper.models, by name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("models"):
+            found += [alias.name for alias in node.names if alias.name in GAME_FACT_MODELS]
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in MODULES if path.relative_to(PACKAGE).parts[0] in FRONT_DOORS],
+    ids=lambda path: str(path.relative_to(PACKAGE)),
+)
+def test_the_front_doors_read_no_game_through_the_orm(path: Path) -> None:
+    """Views open a game with games.opening (a GameState of GameFacts), never its rows, and
+    never take it from g: no endpoint list decides how a game is loaded."""
+    source = path.read_text()
+    assert reads_game_models(source) == []
+    assert not [
+        word for word in ("g.state", "g.game", "g.locked_state", "g.version") if word in source
+    ]
+
+
+def test_only_the_opening_keeps_states() -> None:
+    """The kept states are read and filled in one place: games/opening.py (and their own
+    module, games/state.py)."""
+    users = {
+        str(path.relative_to(PACKAGE))
+        for path in MODULES
+        if "kept_states" in path.read_text() or "KeptStates(" in path.read_text()
+    }
+    assert users <= {"games/opening.py", "games/state.py"}
+
+
+def test_the_rules_engine_derives_a_state_from_facts_alone() -> None:
+    """rules/game_state.py reads GameFacts: no model, no look-alike row module exists."""
+    source = (PACKAGE / "rules" / "game_state.py").read_text()
+    assert "from .game_facts import GameFacts" in source
+    assert not (PACKAGE / "tables" / "facts.py").exists()
+
+
+def test_a_front_door_reading_game_rows_is_caught() -> None:
+    assert reads_game_models("from ..models import Game, CardTable") == ["Game"]
+    assert reads_game_models("from ..models import CardTable, HouseRules") == []

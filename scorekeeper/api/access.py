@@ -6,8 +6,8 @@ from flask import request
 
 from ..capability_links import Access, LinkRefused
 from ..games import links
-from ..games.state import GameState
-from ..models import CardTable, Game
+from ..games.links import GameAccess
+from ..models import CardTable
 from ..tables import links as table_links
 from .problems import Problem
 
@@ -25,42 +25,22 @@ def bearer_token() -> str | None:
     return auth.token
 
 
-def open_game(game_id: int, *, change: bool, facts: bool = True) -> Game:
-    """The game this request's link opens, as the pages open it (games.links.open_game).
+def game_access(game_id: int, *, change: bool) -> GameAccess:
+    """What this request's link may do with the game (games.links.check_link), as the pages
+    check it; the view then opens the game (games.opening).
 
     401 without a link or with one that opens no such game, 410 for a replaced link, 403 when
-    a view link asks for a change. Without `facts` only the game's own row is read: one query.
+    a view link asks for a change. One query: a change's takes the game's lock.
     """
     try:
-        game, _access = links.open_game(game_id, bearer_token(), change=change, facts=facts)
+        return links.check_link(game_id, bearer_token(), change=change)
     except LinkRefused as refusal:
         raise _problem(refusal) from None
-    return game
-
-
-def open_change(game_id: int) -> GameState:
-    """The game this request's link opens for a change to the round being played: locked,
-    then its state at the version read with the lock (games.links.open_change); refused as
-    open_game refuses."""
-    try:
-        state, _access = links.open_change(game_id, bearer_token())
-    except LinkRefused as refusal:
-        raise _problem(refusal) from None
-    return state
-
-
-def open_version(game_id: int) -> int:
-    """The version of the game this request's link opens, from one light query."""
-    try:
-        version, _access = links.open_version(game_id, bearer_token())
-    except LinkRefused as refusal:
-        raise _problem(refusal) from None
-    return version
 
 
 def open_table(table_id: int, *, change: bool) -> tuple[CardTable, Access]:
     """The table this request's link opens, as the pages open it (tables.links.open_table),
-    and which link it is; refused as open_game refuses, and a change locks the table first."""
+    and which link it is; refused as game_access refuses, and a change locks the table first."""
     try:
         return table_links.open_table(table_id, bearer_token(), change=change)
     except LinkRefused as refusal:

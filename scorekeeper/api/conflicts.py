@@ -6,8 +6,8 @@ from flask import Blueprint, Response, request
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..games.opening import reread
 from ..games.refusals import Conflict
-from ..games.state import game_state, load_game
 from ..rules.messages import N_, Message, msg
 from .game_answers import Game
 from .problems import WHOLE_REQUEST, Errors, Problem, answer_problem
@@ -32,7 +32,7 @@ def _conflict(message: Message, errors: Errors | None = None) -> Response:
     """A 409 problem; on a game's URL it carries the game under "game" so the client can redo."""
     db.session.rollback()  # nothing of the refused change may show in the game sent back
     game_id = (request.view_args or {}).get("game_id")
-    game = None if game_id is None else Game.of(game_state(load_game(game_id)))
+    game = None if game_id is None else Game.of(reread(game_id))
     return answer_problem(Problem(409, message, errors, game=game))
 
 

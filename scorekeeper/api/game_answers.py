@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ..games.state import GameState
 from ..i18n import translate_text
+from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from ..rules.standings import Standings
 from .answer_base import Answer, Count, Score, Timestamp
@@ -79,7 +79,7 @@ class Game(Answer):
     @classmethod
     def fields_of(cls, state: GameState) -> dict[str, object]:
         """The game's fields, for this answer or one that adds to it."""
-        game, current = state.game, state.current
+        game, current = state.facts, state.current
         return {
             "id": game.id,
             "version": game.version,

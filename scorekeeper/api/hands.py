@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..games.round_end import Hand, setup_for
-from ..games.state import GameState
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning
 from ..rules.laydown import BOOK, MeldCheck, check_book, check_contract, check_run
 from ..rules.messages import N_, Message, msg

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..games.state import CurrentRound, GameState
 from ..i18n import translate_text
-from ..models import Round
+from ..rules.game_facts import RoundFacts
+from ..rules.game_state import CurrentRound, GameState
 from ..rules.table import describe_contract
 from .answer_base import Answer, Count, Score
 
@@ -111,7 +111,7 @@ class PlayedRound(Answer):
     hands: list[HandAnswer]
 
     @classmethod
-    def of(cls, record: Round, scores: list[int | None], went_out: int | None) -> PlayedRound:
+    def of(cls, record: RoundFacts, scores: list[int | None], went_out: int | None) -> PlayedRound:
         """A round as stored, with its scores."""
         return cls(
             number=record.number,

@@ -7,12 +7,11 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from ..games import actions, round_end
 from ..games.history import changes
 from ..games.may_i import rule_on_call
-from ..games.state import GameState, game_state, load_game
+from ..games.opening import open_for_change, open_for_read, reread
 from ..i18n import translate_text
-from ..models import Game as GameRow
+from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
-from ..rules.ruleset_json import ruleset_from_dict
 from . import (
     conflicts,
     house_rules,
@@ -23,7 +22,7 @@ from . import (
     table_people,
     tables,
 )
-from .access import open_change, open_game
+from .access import game_access
 from .answer_base import answer
 from .answers import (
     Change,
@@ -65,14 +64,9 @@ def require_json() -> None:
         raise Problem(415, msg(N_("Send the request body as application/json.")))
 
 
-def game_now(game: GameRow) -> Game:
-    """The game as it now stands, from the objects the change just wrote (nothing read again)."""
-    return Game.of(game_state(load_game(game.id)))
-
-
 def changed(state: GameState, before: GameState) -> int:
     """201 when the action recorded something, 200 when a repeated action_id recorded nothing."""
-    return 201 if state.game.version != before.game.version else 200
+    return 201 if state.facts.version != before.facts.version else 200
 
 
 @bp.get("/openapi.json")
@@ -106,7 +100,7 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
     new = read(NewGame)
     game = actions.create_game(new.ruleset, new.players, new.first_dealer, new.decks)
     links = {"edit_token": game.edit_token, "view_token": game.view_token}
-    created = GameCreated(**Game.fields_of(game_state(load_game(game.id))), links=links)
+    created = GameCreated(**Game.fields_of(reread(game.id)), links=links)
     response, status = answer(created, 201)
     return response, status, {"Location": url_for(".games_show", game_id=game.id)}
 
@@ -115,14 +109,14 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
 @documented({200: Game})
 def games_show(game_id: int) -> tuple[Response, int]:
     """Show a game: table, rules, the round now, rounds played, totals and standings."""
-    return answer(Game.of(game_state(open_game(game_id, change=False))))
+    return answer(Game.of(open_for_read(game_id, game_access(game_id, change=False))))
 
 
 @bp.post(f"{GAME}/buys")
 @documented({201: Game, 200: Game}, SeatChange)
 def buys_create(game_id: int) -> tuple[Response, int]:
     """Record a "May I?" buy (200 when the action_id was already recorded)."""
-    state = open_change(game_id)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     buy = read(SeatChange, players=state.players)
     after = actions.record_buy(state, buy.seat, buy.action_id, buy.version)
     return answer(Game.of(after), changed(after, state))
@@ -132,7 +126,7 @@ def buys_create(game_id: int) -> tuple[Response, int]:
 @documented({200: Game}, SeatChange)
 def buys_remove(game_id: int) -> tuple[Response, int]:
     """Take back a player's last buy this round (a mis-tap)."""
-    state = open_change(game_id)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     mistap = read(SeatChange, players=state.players)
     return answer(Game.of(actions.remove_buy(state, mistap.seat, mistap.action_id, mistap.version)))
 
@@ -141,7 +135,7 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
 @documented({201: Game, 200: Game}, DownMark)
 def down_create(game_id: int) -> tuple[Response, int]:
     """Mark that a player's contract is down this round, or take the mark back."""
-    state = open_change(game_id)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     mark = read(DownMark, players=state.players)
     after = actions.mark_down(state, mark.seat, mark.down, mark.action_id)
     return answer(Game.of(after), changed(after, state))
@@ -152,7 +146,8 @@ def down_create(game_id: int) -> tuple[Response, int]:
 def arbiter_rule(game_id: int) -> tuple[Response, int]:
     """Say who gets a discard and why; with "record", record the buy when it is one."""
     record = read_json().get("record") is True  # only the edit link may record the buy
-    state = open_change(game_id) if record else game_state(open_game(game_id, change=False))
+    access = game_access(game_id, change=record)
+    state = open_for_change(game_id, access) if record else open_for_read(game_id, access)
     call = read(Call, players=state.players)
     ruling = rule_on_call(
         state, call.discarder, call.callers, call.turn_player_draws, call.bought_above
@@ -168,7 +163,7 @@ def arbiter_rule(game_id: int) -> tuple[Response, int]:
 @documented({201: RunOut, 200: RunOut}, RunOutReport)
 def run_outs_create(game_id: int) -> tuple[Response, int]:
     """Record that the stock ran out, and say what the table does now."""
-    state = open_change(game_id)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     report = read(RunOutReport)  # its version is taken but `seen` settles two taps for one
     outcome, after = actions.record_run_out(state, report.seen, report.action_id)
     run_out = RunOut(
@@ -188,40 +183,41 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     Its warnings come in `warnings`; with `confirm_warnings` false a round that has any is
     not saved but answered with 422, each warning under its hand.
     """
-    game = open_game(game_id, change=True)
-    state = game_state(game)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     result = read(RoundResult, players=state.players)
     hands = hands_by_seat(result, state, number)
     cut, action_id, version = result.cut_bonus_seat, result.action_id, result.version
     try:
         warnings = round_end.record_result(
-            game, number, result.went_out, hands, cut, action_id, version, result.confirm_warnings
+            state, number, result.went_out, hands, cut, action_id, version, result.confirm_warnings
         )
     except round_end.Unconfirmed as unconfirmed:
         raise Problem(422, errors=warnings_at_hands(unconfirmed.warnings)) from unconfirmed
     said = [translate_text(warning.message) for warning in warnings]
-    return answer(GameWithWarnings(**Game.fields_of(game_state(load_game(game.id))), warnings=said))
+    return answer(GameWithWarnings(**Game.fields_of(reread(game_id)), warnings=said))
 
 
 @bp.post(f"{GAME}/undo")
 @documented({200: Game}, Action)
 def undo_create(game_id: int) -> tuple[Response, int]:
     """Undo the newest change that is not yet undone."""
-    game = open_game(game_id, change=True)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     undo = read(Action)
-    actions.undo_last(game, undo.action_id, undo.version)
-    return answer(game_now(game))
+    actions.undo_last(state, undo.action_id, undo.version)
+    return answer(Game.of(reread(game_id)))
 
 
 @bp.get(f"{GAME}/history")
 @documented({200: list[Change]})
 def history_index(game_id: int) -> tuple[Response, int]:
     """List the game's changes, newest first, each as the table reads it."""
-    game = open_game(game_id, change=False)
-    names = tuple(seat.name for seat in game.seats)
-    regular = len(ruleset_from_dict(game.rules_json, stored=True).rounds)
+    state = open_for_read(game_id, game_access(game_id, change=False))
+    names, regular = state.names, len(state.rules.rounds)
     return jsonify(
-        [Change.of(change, names, regular).model_dump(mode="json") for change in changes(game)]
+        [
+            Change.of(change, names, regular).model_dump(mode="json")
+            for change in changes(state.facts)
+        ]
     ), 200
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from ..games import actions
-from .access import open_game, open_version
+from ..games.opening import open_for_change
+from .access import game_access
 from .answer_base import answer
 from .answers import GameVersion, Links
 from .openapi import documented
@@ -16,16 +17,19 @@ from .requests import LinkChange
 @documented({200: GameVersion})
 def version_show(game_id: int) -> tuple[Response, int]:
     """Say the game's version from its row alone: poll this, fetch the game when it moves."""
-    return answer(GameVersion(version=open_version(game_id)))
+    return answer(GameVersion(version=game_access(game_id, change=False).version))
 
 
 @documented({200: Links}, LinkChange)
 def links_create(game_id: int, role: str) -> tuple[Response, int]:
     """Replace the edit or view link (edit link only); the old one answers 410 from now on."""
-    game = open_game(game_id, change=True, facts=False)
+    state = open_for_change(game_id, game_access(game_id, change=True))
     read(LinkChange)  # its version is taken; a new link conflicts with no other change
-    actions.rotate_link(game, "edit" if role == "edit" else "view")
-    return answer(Links(edit=game.edit_token, view=game.view_token))
+    token = actions.rotate_link(state, "edit" if role == "edit" else "view")
+    edit, view = state.facts.edit_token, state.facts.view_token
+    return answer(
+        Links(edit=token if role == "edit" else edit, view=token if role == "view" else view)
+    )
 
 
 def register(bp: Blueprint, game: str) -> None:

@@ -7,9 +7,9 @@ from typing import Literal
 from pydantic import Field
 
 from ..capability_links import Role
-from ..games.state import GameState
 from ..i18n import translate_text
 from ..models import CardTable, TablePlayer
+from ..rules.game_state import GameState
 from ..rules.ruleset import Contract
 from ..rules.stats import HeadToHead, PlayerRecord
 from ..tables import people
@@ -58,7 +58,7 @@ class TableGame(Answer):
 
     @classmethod
     def of(cls, state: GameState, role: Role) -> TableGame:
-        game = state.game
+        game = state.facts
         return cls(
             id=game.id,
             token=game.edit_token if role == "edit" else game.view_token,

@@ -11,12 +11,12 @@ import re
 from flask import Blueprint, Response, request
 
 from ..games import house_rules
-from ..games.state import game_state
+from ..games.opening import open_for_read
 from ..models import HouseRules
 from ..rules.messages import N_, msg
 from ..tables import backup, export, games
 from ..tables.backup_format import Backup
-from .access import open_game, open_table
+from .access import game_access, open_table
 from .answer_base import answer
 from .openapi import MediaType, Parameter, documented
 from .problems import Problem
@@ -53,7 +53,7 @@ def table_csv(table_id: int) -> Response:
 @documented({200: GAME_CSV})
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
-    return _csv(export.game_csv(game_state(open_game(game_id, change=False))))
+    return _csv(export.game_csv(open_for_read(game_id, game_access(game_id, change=False))))
 
 
 def held_sets() -> list[HouseRules]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, request, url_for
 
 from ..games import house_rules
-from ..games.state import game_state, load_game
+from ..games.opening import reread
 from ..rules.messages import N_, msg
 from ..tables import games, links, people
 from .access import open_table
@@ -78,7 +78,7 @@ def table_games_create(table_id: int) -> tuple[Response, int, dict[str, str]]:
         raise Problem(422, errors={"ruleset": [msg(NO_RULE_SET, key=new.ruleset)]})
     game = games.start_game(table, rules, new.players, new.first_dealer, new.decks)
     made = NewLinks(edit_token=game.edit_token, view_token=game.view_token)
-    created = GameCreated(**Game.fields_of(game_state(load_game(game.id))), links=made)
+    created = GameCreated(**Game.fields_of(reread(game.id)), links=made)
     response, status = answer(created, 201)
     return response, status, {"Location": url_for(".games_show", game_id=game.id)}
 

@@ -11,15 +11,16 @@ from ..extensions import db
 from ..models import Change, Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
+from ..rules.game_state import CurrentRound, GameState
 from ..rules.messages import N_, Message, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.ruleset import RuleSet
-from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
+from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
 from ..rules.table import table_setup
 from . import history, links, writes
 from .refusals import Conflict
-from .state import CurrentRound, GameState, game_state
+from .state import game_state, load_game
 
 CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
 
@@ -61,6 +62,14 @@ def create_game(
     return game
 
 
+def create_game_like(state: GameState) -> Game:
+    """A new game with a game's players, seats and rules; the app cuts for deal. A table's
+    game seats the same people again (as they count after merges), so it is the table's too."""
+    persons = [seat.person for seat in state.facts.seats if seat.person is not None]
+    people = [db.session.get_one(TablePlayer, person) for person in persons]
+    return create_game(state.rules, list(state.names), None, state.facts.decks, people)
+
+
 def clean_names(names: Sequence[str]) -> list[str]:
     """Each name in its clean form, refused at its seat; no two the same player."""
     cleaned, keys = [], set()
@@ -93,15 +102,15 @@ def record_buy(
     `state` is the game's at the version read with its lock (games/writes.py); every change
     here answers the state it makes, which is `state` itself when nothing was recorded.
     """
-    if history.already_done(state.game, action_id):
+    if history.already_done(state.facts, action_id):
         return state
     current = _playing(state, seat)
     _check_buys_unchanged(state, current, seat, base_version)
     refusal = buy_refused(state, current, seat, bought_above)
     if refusal is not None:
         raise RuleError(refusal, field="seat")
-    record_ = writes.round_to_change(state)
-    buy_id = writes.add_buy(record_, seat)
+    record_ = writes.add_buy(writes.round_to_change(state), seat)
+    buy_id = record_.buys[-1].id
     return writes.commit(state, record_, "buy", action_id, seat=seat, after={"buy_id": buy_id})
 
 
@@ -125,7 +134,7 @@ def remove_buy(
     state: GameState, seat: int, action_id: str | None = None, base_version: int | None = None
 ) -> GameState:
     """Take back a player's last buy this round (a mis-tap)."""
-    if history.already_done(state.game, action_id):
+    if history.already_done(state.facts, action_id):
         return state
     current = _playing(state, seat)
     _check_buys_unchanged(state, current, seat, base_version)
@@ -133,22 +142,20 @@ def remove_buy(
     mine = [buy for buy in bought if buy.seat == seat]
     if not mine:
         raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
-    record_ = writes.round_to_change(state)
-    writes.remove_buy(record_, mine[-1])
+    record_ = writes.remove_buy(writes.round_to_change(state), mine[-1])
     return writes.commit(state, record_, "buy_removed", action_id, seat=seat)
 
 
 def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = None) -> GameState:
     """Mark that a player's contract is down this round, or take the mark back (a mis-tap)."""
-    if history.already_done(state.game, action_id):
+    if history.already_done(state.facts, action_id):
         return state
     current = _playing(state, seat)
     if (seat in current.down) == down:
         return state  # another phone marked it already: nothing to change
     before = list(current.down)
     after = [*before, seat] if down else [s for s in before if s != seat]
-    record_ = writes.round_to_change(state)
-    writes.set_round(record_, down_seats=after)
+    record_ = writes.set_round(writes.round_to_change(state), down_seats=after)
     return writes.commit(
         state,
         record_,
@@ -168,12 +175,11 @@ def record_run_out(
     if seen is not None and seen > current.run_outs:
         raise RuleError(msg(N_("The stock has not run out that often yet.")), field="seen")
     already = seen is not None and seen < current.run_outs
-    if (already or history.already_done(state.game, action_id)) and current.run_outs:
+    if (already or history.already_done(state.facts, action_id)) and current.run_outs:
         # Another phone (or a double tap) recorded this run-out: answer what it was.
         return stock_ran_out(state.rules, current.run_outs - 1), state
     outcome = stock_ran_out(state.rules, current.run_outs)
-    record_ = writes.round_to_change(state)
-    writes.set_round(record_, run_outs=outcome.number)
+    record_ = writes.set_round(writes.round_to_change(state), run_outs=outcome.number)
     changed = writes.commit(
         state,
         record_,
@@ -186,25 +192,24 @@ def record_run_out(
 
 
 def undo_last(
-    game: Game, action_id: str | None = None, base_version: int | None = None
+    state: GameState, action_id: str | None = None, base_version: int | None = None
 ) -> Change | None:
     """Undo the newest change that is not yet undone, if it is the one this phone saw; answers
     the change taken back (None for a repeat of an undo already made)."""
-    if history.already_done(game, action_id):
+    if history.already_done(state.facts, action_id):
         return None
-    change = history.last_undoable(game)
+    change = history.last_undoable(state.facts)
     if change is None or change.kind == "create":
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
-    newer = [] if base_version is None else history.changes_since(game, base_version)
+    newer = [] if base_version is None else history.changes_since(state.facts, base_version)
     if newer:
-        names = tuple(s.name for s in game.seats)
-        regular = len(ruleset_from_dict(game.rules_json, stored=True).rounds)
-        what = history.describe(newer[-1], names, regular)
+        what = history.describe(newer[-1], state.names, len(state.rules.rounds))
         message = msg(
             N_("Another change came in meanwhile: %(what)s. Undo again if you still want to."),
             what=what,
         )
         raise Conflict(message, field="undo")
+    game = links.game_row(state.facts.id)
     history.reverse(game, change)
     check_consistent(game)
     history.record(
@@ -219,8 +224,9 @@ def undo_last(
     return change
 
 
-def rotate_link(game: Game, role: Role) -> str:
+def rotate_link(state: GameState, role: Role) -> str:
     """Replace the game's edit or view link; the history notes it, never the link itself."""
+    game = links.game_row(state.facts.id)
     token = links.rotate(game, role)
     history.record(game, "rotate_link", None, after={"role": role})
     db.session.commit()
@@ -231,9 +237,9 @@ def _check_buys_unchanged(
     state: GameState, current: CurrentRound, seat: int, base_version: int | None
 ) -> None:
     """Refuse a buy change when this player's buys changed since the phone last saw them."""
-    if base_version is None or base_version >= state.game.version:
+    if base_version is None or base_version >= state.facts.version:
         return  # the phone saw the game as it is (versions only grow): nothing to look up
-    if not history.changes_since(state.game, base_version, current.number, seat):
+    if not history.changes_since(state.facts, base_version, current.number, seat):
         return
     message = msg(
         N_("Meanwhile %(name)s's buys changed: now %(count)s. Tap again if you still mean it."),
@@ -268,9 +274,8 @@ def round_record(game: Game, current: CurrentRound | None) -> Round:
 def check_consistent(game: Game) -> None:
     """Read the changed facts through the rules; a refusal there rolls the change back."""
     db.session.flush()
-    db.session.expire(game, ["rounds"])
     try:
-        game_state(game)
+        game_state(load_game(game.id))
     except RuleError:
         db.session.rollback()
         raise

@@ -10,6 +10,7 @@ from sqlalchemy import insert, select, update
 from ..extensions import db
 from ..models import Buy, Change, Game, Round, RoundResult, utcnow
 from ..rules.errors import RuleError
+from ..rules.game_facts import GameFacts
 from ..rules.messages import C_, N_, Message, msg
 
 # Every kind of change the history holds; the API and the backup name them with this list.
@@ -53,7 +54,7 @@ def write(
     return bumped, now
 
 
-def already_done(game: Game, action_id: str | None) -> bool:
+def already_done(game: Game | GameFacts, action_id: str | None) -> bool:
     """Whether this one-time form token was already used: a double tap records once."""
     if not action_id:
         return False
@@ -62,7 +63,7 @@ def already_done(game: Game, action_id: str | None) -> bool:
 
 
 def changes_since(
-    game: Game, version: int, round_number: int | None = None, seat: int | None = None
+    game: Game | GameFacts, version: int, round_number: int | None = None, seat: int | None = None
 ) -> list[Change]:
     """Changes made after the version a phone saw, optionally to one round or one seat."""
     query = select(Change).where(Change.game_id == game.id, Change.version > version)
@@ -73,7 +74,9 @@ def changes_since(
     return list(db.session.scalars(query.order_by(Change.id)))
 
 
-def changes(game: Game, before: int | None = None, limit: int | None = None) -> list[Change]:
+def changes(
+    game: Game | GameFacts, before: int | None = None, limit: int | None = None
+) -> list[Change]:
     """The game's history, newest first: all, or `limit` changes older than change `before`."""
     query = select(Change).where(Change.game_id == game.id).order_by(Change.id.desc())
     if before is not None:
@@ -81,7 +84,7 @@ def changes(game: Game, before: int | None = None, limit: int | None = None) -> 
     return list(db.session.scalars(query.limit(limit)))
 
 
-def last_undoable(game: Game) -> Change | None:
+def last_undoable(game: Game | GameFacts) -> Change | None:
     """The newest change to the play that has not been undone (links stay replaced)."""
     query = (
         select(Change)

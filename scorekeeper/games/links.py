@@ -7,6 +7,8 @@ share with a table's (tokens, refusals, rotation) is in capability_links.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 
 from ..capability_links import (
@@ -16,15 +18,12 @@ from ..capability_links import (
     LinkRefused,
     Role,
     checked,
-    open_link,
 )
 from ..capability_links import rotate as rotate_link
 from ..database import lock_game, lock_game_row
 from ..extensions import db
 from ..models import Game, RetiredLink
 from ..rules.messages import N_, msg
-from .state import GameState, game_with_facts
-from .writes import state_for_change
 
 NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
 GAME_LINKS = LinkKind(
@@ -36,47 +35,43 @@ GAME_LINKS = LinkKind(
 )
 
 
-def open_game(
-    game_id: int, token: str | None, *, change: bool, facts: bool = False
-) -> tuple[Game, Access]:
-    """The game a link opens (with `facts`, all of them in the same read); a change locks the
-    game before anything reads it."""
-    if token is None:
-        raise LinkRefused(401, msg(NO_LINK))
-    load = game_with_facts if facts else _game_row
-    return open_link(GAME_LINKS, game_id, token, change=change, load=load)
+@dataclass(frozen=True)
+class GameAccess(Access):
+    """A game's link as checked: the game, the role, and the version read with the check
+    (`locked`: read with the game's lock, for a change)."""
+
+    version: int = 0
+    locked: bool = False
+
+    @property
+    def game_id(self) -> int:
+        """The game the link opens."""
+        return self.id
 
 
-def open_change(game_id: int, token: str | None) -> tuple[GameState, Access]:
-    """The game a link opens for a change to the round being played (games/writes.py): locked
-    first, its version and links read with the lock, then its state at that version."""
-    if token is None:
-        raise LinkRefused(401, msg(NO_LINK))
-    row = lock_game_row(game_id) if game_id <= LARGEST_ID else None
-    found, access = checked(GAME_LINKS, game_id, row, token, change=True)
-    return state_for_change(game_id, int(found.version)), access
-
-
-def open_version(game_id: int, token: str | None) -> tuple[int, Access]:
-    """The game's version through a link, from its version and links alone: a poll's one query.
-
-    No ORM object is built and the rules are not decoded: a poll is most of a server's work.
-    """
+def check_link(game_id: int, token: str | None, *, change: bool) -> GameAccess:
+    """What a link may do with a game, from its version and links alone, compared in constant
+    time; a change reads them with the game's lock (database.lock_game_row), so nothing it
+    reads later can be older. One query: no facts, no rule set, no ORM object."""
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
     row = None
     if game_id <= LARGEST_ID:
-        query = select(Game.id, Game.version, Game.edit_token, Game.view_token)
-        row = db.session.execute(query.where(Game.id == game_id)).one_or_none()
-    found, access = checked(GAME_LINKS, game_id, row, token, change=False)
-    return int(found.version), access
+        if change:
+            row = lock_game_row(game_id)
+        else:
+            query = select(Game.id, Game.version, Game.edit_token, Game.view_token)
+            row = db.session.execute(query.where(Game.id == game_id)).one_or_none()
+    found, access = checked(GAME_LINKS, game_id, row, token, change=change)
+    return GameAccess(game_id, token, access.role, int(found.version), locked=change)
+
+
+def game_row(game_id: int) -> Game:
+    """The game's ORM row, for the changes still written through the ORM (a round's end, an
+    undo, a new link); its facts are read as GameFacts, never from it."""
+    return db.session.get_one(Game, game_id)
 
 
 def rotate(game: Game, role: Role) -> str:
     """Replace one of the game's links; the old one stops working at once."""
     return rotate_link(GAME_LINKS, game, role)
-
-
-def _game_row(game_id: int) -> Game | None:
-    """The game's own row, without its facts."""
-    return db.session.get(Game, game_id)

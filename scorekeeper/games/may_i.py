@@ -6,8 +6,8 @@ from collections.abc import Collection
 
 from ..rules.arbiter import BuyRuling, arbitrate
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
-from .state import GameState
 
 
 def rule_on_call(

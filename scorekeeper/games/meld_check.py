@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.laydown import (
     BOOK,
     MeldCheck,
@@ -15,7 +16,6 @@ from ..rules.messages import N_, msg
 from ..rules.playing_cards import Card, parse_cards
 from ..rules.tally import in_play_refusal
 from .round_end import setup_for
-from .state import GameState
 
 LAYDOWN, RUN = "laydown", "run"
 KINDS = (LAYDOWN, BOOK, RUN)

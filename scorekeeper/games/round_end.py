@@ -7,19 +7,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..extensions import db
-from ..models import Game
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.hand_totals import HandLimits, check_total, hand_limits
 from ..rules.hand_warnings import HandWarning, WarnedHand, acknowledged, hand_warnings
 from ..rules.messages import N_, msg
 from ..rules.scoring import HandResult, check_cut_bonus
 from ..rules.stock import stock_ending_refusal
-from ..rules.table import TableSetup, seats_around, table_setup, tiebreaker_setup
+from ..rules.table import TableSetup, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
-from . import history
+from . import history, links
 from .actions import check_consistent, round_record
 from .refusals import Conflict
-from .state import GameState, game_state
 
 MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
 
@@ -51,7 +50,7 @@ class Unconfirmed(RuleError):
 
 
 def record_result(
-    game: Game,
+    state: GameState,
     number: int,
     went_out: int | None,
     hands: Mapping[int, Hand],
@@ -65,9 +64,9 @@ def record_result(
     `confirmed` True saves whatever the warnings; False or a form's token saves only when
     there are none or the token acknowledges exactly these, else raises Unconfirmed.
     """
-    if history.already_done(game, action_id):
+    if history.already_done(state.facts, action_id):
         return ()
-    if base_version is not None and history.changes_since(game, base_version, number):
+    if base_version is not None and history.changes_since(state.facts, base_version, number):
         message = msg(
             N_(
                 "Round %(number)s was changed on another phone meanwhile. The form shows "
@@ -76,12 +75,13 @@ def record_result(
             number=number,
         )
         raise Conflict(message, field="round")
-    state = game_state(game)
+    game = links.game_row(state.facts.id)
     end = checked_end(state, number, went_out, hands, cut_bonus_seat)
     warnings = end_warnings(state, number, end)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
-    record_ = state.rounds.get(number) or round_record(game, state.current)
+    stored = next((played for played in game.rounds if played.number == number), None)
+    record_ = stored or round_record(game, state.current)
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
     check_consistent(game)
@@ -118,7 +118,7 @@ def checked_end(
     seats = _round_seats(state, number)
     if cut_bonus_seat is not None and cut_bonus_seat not in seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
-    check_cut_bonus(state.rules, cut_bonus_seat, cutter_of(state, number))
+    check_cut_bonus(state.rules, cut_bonus_seat, state.cutter_of(number))
     current = state.current
     if current and number == current.number and current.ended_by_stock and went_out is not None:
         raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
@@ -182,18 +182,6 @@ def _round_end(
 def _counts(hand: Hand) -> dict[str, int] | None:
     """The tapped cards of a hand, or None when its points were typed."""
     return dict(hand.counts) if hand.counts else None
-
-
-def cutter_of(state: GameState, number: int) -> int | None:
-    """Who cut in round `number`: the player on the right of whoever dealt it (Liverpool)."""
-    current = state.current
-    if current is not None and current.number == number:
-        return current.cutter
-    record, seats = state.rounds.get(number), state.seats_of(number)
-    if record is None or seats is None or state.rules.scoring.cut_bonus <= 0:
-        return None
-    _, right = seats_around(seats.index(record.dealer), len(seats), cuts=True)
-    return None if right is None else seats[right]
 
 
 def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
@@ -262,6 +250,6 @@ def setup_for(state: GameState, number: int) -> TableSetup:
     """The deck set-up a round was played with, to check tapped cards against."""
     if number > len(state.rules.rounds):
         seats = len(_round_seats(state, number))
-        return tiebreaker_setup(state.rules, seats, 0, decks=state.game.decks)
+        return tiebreaker_setup(state.rules, seats, 0, decks=state.facts.decks)
     # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
-    return table_setup(state.rules, state.players, 1, state.game.first_dealer, state.game.decks)
+    return table_setup(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)

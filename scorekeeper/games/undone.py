@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Change, Game
+from ..models import Change
 from ..rules.messages import N_, Message, msg
 from .history import describe, round_label
 
@@ -40,7 +40,7 @@ def _hands(end: dict[str, Any], names: tuple[str, ...]) -> tuple[Message | str, 
     return tuple(said)
 
 
-def undone_round_end(game: Game, change_id: int | None, number: int) -> dict[str, Any] | None:
+def undone_round_end(game_id: int, change_id: int | None, number: int) -> dict[str, Any] | None:
     """The round's end an undo took back, as it was entered, to put back into its form.
 
     Only a saved round of this game and round that is undone counts: anything else is None.
@@ -50,7 +50,7 @@ def undone_round_end(game: Game, change_id: int | None, number: int) -> dict[str
     change = db.session.scalar(
         select(Change).where(
             Change.id == change_id,
-            Change.game_id == game.id,
+            Change.game_id == game_id,
             Change.kind == "result",
             Change.round_number == number,
             Change.undone_at.is_not(None),

@@ -1,122 +1,81 @@
-"""Changes to the round being played: written past the ORM, the new state derived, not read.
+"""Changes to the round being played: plain statements that answer the new facts.
 
 A buy, a buy taken back, a contract marked down and a stock run-out each change one row of
 the current round (or add its first). Each starts from the game's state at the version read
-with its lock: the state kept for that version, else one derived from the facts. It writes its
-rows as Core statements (the round's fact, the history entry, the version bump: one
-transaction) and derives the new state from copies of the rows it changed, which it keeps for
-the next request. Nothing is read again, and no object another request may hold is touched.
+with its lock (games/opening.open_for_change), writes its rows as Core statements (the
+round's fact, the history entry, the version bump: one transaction), and answers the facts
+those statements make (`dataclasses.replace` of the ones it started from), derived by the
+rules engine. Nothing is read again and no ORM object is made.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any
 
-from sqlalchemy import delete, insert, inspect, update
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import delete, insert, update
 
 from ..extensions import db
-from ..models import Buy, Game, Round, utcnow
-from . import history
-from .state import GameState, game_state, kept_states, load_game
-
-Row = TypeVar("Row", Game, Round, Buy)
-
-
-def state_for_change(game_id: int, version: int) -> GameState:
-    """The game's state at the version its lock read: kept, else derived from its facts.
-
-    Facts read here leave the session at once: the change writes past the ORM, so no later
-    read in this request may be answered from objects that hold the facts before it.
-    """
-    state = kept_states().get(game_id, version)
-    if state is None:
-        game = load_game(game_id)
-        state = game_state(game)
-        db.session.expunge(game)
-    return state
+from ..models import Buy, Round, utcnow
+from ..rules.game_facts import BuyFacts, RoundFacts
+from ..rules.game_state import GameState
+from . import history, opening
+from .state import game_state
 
 
-def round_to_change(state: GameState) -> Round:
-    """A copy of the current round's row to change; on the round's first fact, a new row."""
+def round_to_change(state: GameState) -> RoundFacts:
+    """The current round's facts; on the round's first fact, its row inserted first."""
     current = state.current
     if current is None:
         raise ValueError("a finished game has no round to change")  # actions refuse it first
     record = state.rounds.get(current.number)
     if record is not None:
-        return _copy(record)
+        return record
     tied = list(current.seats) if current.is_tiebreaker else None
-    columns = {"game_id": state.game.id, "number": current.number, "dealer": current.dealer}
-    columns["tiebreak_seats"] = tied
+    columns: dict[str, Any] = {"game_id": state.facts.id, "number": current.number}
+    columns |= {"dealer": current.dealer, "tiebreak_seats": tied}
     # A None left out is SQL NULL, as the ORM writes a column it was not given (a JSON None
     # would be the JSON text null).
     given = {key: value for key, value in columns.items() if value is not None}
     inserted = db.session.connection().execute(insert(Round), given)
-    return _new(
-        Round,
-        **columns,
-        id=inserted.inserted_primary_key[0],
-        run_outs=0,
-        ended_by_stock=False,
-        cut_bonus_seat=None,
-        down_seats=None,
-        ended_at=None,
-        results=[],
-        buys=[],
+    return RoundFacts(
+        id=int(inserted.inserted_primary_key[0]),
+        number=current.number,
+        dealer=current.dealer,
+        tiebreak_seats=None if tied is None else tuple(tied),
     )
 
 
-def add_buy(record: Round, seat: int) -> int:
-    """Insert a buy by `seat` into the round (its copy lists it last); the buy's id."""
+def add_buy(record: RoundFacts, seat: int) -> RoundFacts:
+    """Insert a buy by `seat` into the round; the round with it listed last."""
     values = {"round_id": record.id, "seat": seat, "created_at": utcnow()}
     inserted = db.session.connection().execute(insert(Buy), values)
-    buy_id = int(inserted.inserted_primary_key[0])
-    set_committed_value(record, "buys", [*record.buys, _new(Buy, id=buy_id, **values)])
-    return buy_id
+    bought = BuyFacts(int(inserted.inserted_primary_key[0]), seat)
+    return replace(record, buys=(*record.buys, bought))
 
 
-def remove_buy(record: Round, buy: Buy) -> None:
-    """Delete one of the round's buys (and drop it from the copy)."""
+def remove_buy(record: RoundFacts, buy: BuyFacts) -> RoundFacts:
+    """Delete one of the round's buys; the round without it."""
     db.session.connection().execute(delete(Buy).where(Buy.id == buy.id))
-    set_committed_value(record, "buys", [kept for kept in record.buys if kept.id != buy.id])
+    return replace(record, buys=tuple(kept for kept in record.buys if kept.id != buy.id))
 
 
-def set_round(record: Round, **values: Any) -> None:
-    """Update columns of the round's row (and of its copy)."""
+def set_round(record: RoundFacts, **values: Any) -> RoundFacts:
+    """Update columns of the round's row (lists stored as JSON); the round with them."""
     db.session.connection().execute(update(Round).where(Round.id == record.id).values(**values))
-    for key, value in values.items():
-        set_committed_value(record, key, value)
+    frozen = {key: tuple(v) if isinstance(v, list) else v for key, v in values.items()}
+    return replace(record, **frozen)
 
 
 def commit(
-    state: GameState, record: Round, kind: str, action_id: str | None, **facts: Any
+    state: GameState, record: RoundFacts, kind: str, action_id: str | None, **facts: Any
 ) -> GameState:
     """Write the history entry and the version bump, derive the state they make, commit, and
     keep that state. Derived before the commit: a surprise there writes nothing."""
-    game = state.game
+    game = state.facts
     version, now = history.write(game.id, game.version, kind, action_id, record.number, **facts)
-    rounds = [kept for kept in game.rounds if kept.number != record.number] + [record]
-    rounds.sort(key=lambda kept: kept.number)
-    changed = game_state(_copy(game, version=version, updated_at=now, rounds=rounds), state.rules)
+    changed = replace(game, version=version, updated_at=now, rounds=game.with_round(record))
+    derived = game_state(changed, state.rules)
     db.session.commit()
-    kept_states().keep(changed)
-    return changed
-
-
-def _new(model: type[Row], **values: Any) -> Row:
-    """A new object of a model with these values, set as loaded ones, without ORM events.
-
-    A plain assignment of a relationship would fire its backref and move the children (which
-    other requests may be reading, in a kept state) over to the new object.
-    """
-    fresh: Row = inspect(model).class_manager.new_instance()
-    for key, value in values.items():
-        set_committed_value(fresh, key, value)
-    return fresh
-
-
-def _copy(row: Row, **changes: Any) -> Row:
-    """A new object with a loaded row's loaded attributes, `changes` applied (see _new)."""
-    unloaded = inspect(row).unloaded
-    keys = [prop.key for prop in inspect(type(row)).attrs if prop.key not in unloaded]
-    return _new(type(row), **({key: getattr(row, key) for key in keys} | changes))
+    opening.changed(derived)
+    return derived

@@ -7,10 +7,11 @@ from werkzeug.wrappers import Response
 
 from ..games import actions
 from ..games.may_i import rule_on_call
+from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import status_of
-from ..games.state import GameState, game_state, load_game
 from ..rules.errors import RuleError
-from .links import GAME, locked_state, protect, shown_state
+from ..rules.game_state import GameState
+from .links import GAME, current_access, protect
 from .posted import posted_action_id, posted_int, posted_version, tap_id
 from .rendering import after_change, field_errors, respond
 
@@ -36,13 +37,13 @@ def posted_bought_above() -> int | None:
 @bp.get("/buys")
 def index(game_id: int) -> Response:
     """Show each player's buys this round."""
-    return respond(PAGE, "games/_buys.html", state=shown_state(game_id))
+    return respond(PAGE, "games/_buys.html", state=open_for_read(game_id, current_access()))
 
 
 @bp.post("/buys")
 def create(game_id: int) -> Response:
     """Record a "May I?" buy for a player, or say why it is refused."""
-    state, seat = locked_state(), posted_seat()
+    state, seat = open_for_change(game_id, current_access()), posted_seat()
     try:
         changed = actions.record_buy(state, seat, tap_id("buy", seat), posted_version())
     except RuleError as error:
@@ -53,7 +54,7 @@ def create(game_id: int) -> Response:
 @bp.post("/buys/remove")
 def remove(game_id: int) -> Response:
     """Take back a player's last buy this round."""
-    state, seat = locked_state(), posted_seat()
+    state, seat = open_for_change(game_id, current_access()), posted_seat()
     try:
         changed = actions.remove_buy(state, seat, tap_id("take-back", seat), posted_version())
     except RuleError as error:
@@ -67,7 +68,7 @@ def down(game_id: int) -> Response:
 
     `down` comes in the form, or in the URL of the button that posts the buys region's form.
     """
-    state, seat = locked_state(), posted_seat()
+    state, seat = open_for_change(game_id, current_access()), posted_seat()
     try:
         changed = actions.mark_down(
             state, seat, request.values.get("down") == "1", tap_id("down", seat)
@@ -92,14 +93,14 @@ def _refused(state: GameState, seat: int, error: RuleError) -> Response:
 
 def _changed(state: GameState) -> Response:
     """The buys region after a change (or the page, for a plain form)."""
-    location = url_for("games.show", game_id=state.game.id)
+    location = url_for("games.show", game_id=state.facts.id)
     return after_change(location, "games/_buys.html", state)
 
 
 @arbiter_bp.post("/arbiter")
 def rule(game_id: int) -> Response:
     """Say who gets a discard among the players who called "May I?"."""
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     discarder = request.form.get("discarder", type=int)
     callers = request.form.getlist("callers", type=int)
     draws = bool(request.form.get("turn_player_draws"))
@@ -116,7 +117,7 @@ def rule(game_id: int) -> Response:
 @arbiter_bp.post("/arbiter/buys")
 def record_buy(game_id: int) -> Response:
     """Record the buy the arbiter gave, and close its ruling."""
-    state, seat = locked_state(), posted_seat()
+    state, seat = open_for_change(game_id, current_access()), posted_seat()
     try:
         action_id, version, above = (
             posted_action_id(),

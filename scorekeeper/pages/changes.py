@@ -6,11 +6,11 @@ from flask import Blueprint, flash, redirect, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.state import game_state, load_game
+from ..games.opening import open_for_change, reread
 from ..games.undone import undone_message
 from ..i18n import translate
 from ..rules.errors import RuleError
-from .links import GAME, protect
+from .links import GAME, current_access, protect
 from .posted import local_target, posted_action_id, posted_version
 
 bp = Blueprint("changes", __name__, url_prefix=GAME)
@@ -21,16 +21,16 @@ protect(bp)
 def undo(game_id: int) -> Response:
     """Undo the last change made to the game, if it is still the one this phone saw, and say
     what it took back; an undone round's end comes back into its form as it was entered."""
-    game = load_game(game_id)
+    state = open_for_change(game_id, current_access())
     back = local_target(url_for("games.show", game_id=game_id))
     try:
-        change = actions.undo_last(game, posted_action_id(), posted_version())
+        change = actions.undo_last(state, posted_action_id(), posted_version())
     except RuleError as error:
         flash(translate(error.message), "error")
         return redirect(back, code=303)
     if change is None:  # a repeat of an undo already made: it said so the first time
         return redirect(back, code=303)
-    state = game_state(load_game(game_id))
+    state = reread(game_id)
     flash(translate(undone_message(change, state.names, len(state.rules.rounds))), "success")
     if change.kind == "result" and state.seats_of(change.round_number) is not None:
         form = url_for("rounds.edit", game_id=game_id, number=change.round_number, undone=change.id)

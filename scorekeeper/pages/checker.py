@@ -6,11 +6,11 @@ from flask import Blueprint, request
 from werkzeug.wrappers import Response
 
 from ..games.meld_check import KINDS, LAYDOWN, SEPARATOR, check_at_table, read_melds
-from ..games.state import game_state, load_game
+from ..games.opening import open_for_read
 from ..i18n import current_locale
 from ..rules.errors import RuleError
 from ..rules.playing_cards import RANKS_BY_CODE, Rank
-from .links import GAME, protect
+from .links import GAME, current_access, protect
 from .rendering import respond
 
 bp = Blueprint("checker", __name__, url_prefix=GAME)
@@ -47,7 +47,7 @@ def _shown(text: str) -> list[list[str]]:
 @bp.get("/check")
 def check(game_id: int) -> Response:
     """Check the tapped meld or laydown under this game's rules and this round's contract."""
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     kind = request.args.get("kind", LAYDOWN)
     kind = kind if kind in KINDS else LAYDOWN
     suit = request.args.get("suit", "")

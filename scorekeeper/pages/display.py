@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint
 from werkzeug.wrappers import Response
 
-from .links import GAME, protect, shown_state
+from ..games.opening import open_for_read
+from .links import GAME, current_access, protect
 from .rendering import respond
 
 bp = Blueprint("display", __name__, url_prefix=GAME)
@@ -15,5 +16,5 @@ protect(bp)
 @bp.get("/display")
 def show(game_id: int) -> Response:
     """Show the round for the whole table: contract, dealer, buys left, stock, standings."""
-    state = shown_state(game_id)
+    state = open_for_read(game_id, current_access())
     return respond("games/display.html", "games/_display.html", state=state)

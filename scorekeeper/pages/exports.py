@@ -8,12 +8,12 @@ from flask import Blueprint, flash, g, render_template, request
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 
-from ..games.state import game_state, load_game
+from ..games.opening import open_for_read
 from ..i18n import translate, translate_text
 from ..rules.messages import Message
 from ..tables import backup, export, games
 from .house_rule_links import remember, saved_here
-from .links import GAME, protect
+from .links import GAME, current_access, protect
 from .table_links import TABLE, open_table_in_browser, protect_table, require_table_edit
 
 bp = Blueprint("exports", __name__)
@@ -62,14 +62,14 @@ def table_backup(table_id: int) -> Response:
 @game_bp.get("/sheet.csv")
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
-    body = export.game_csv(game_state(load_game(game_id)))
+    body = export.game_csv(open_for_read(game_id, current_access()))
     return _csv_download(body, f"game-{game_id}.csv")
 
 
 @game_bp.get("/print")
 def printable(game_id: int) -> str:
     """Show the game's sheet made for paper: no header, buttons or icons."""
-    return render_template("games/print.html", state=game_state(load_game(game_id)))
+    return render_template("games/print.html", state=open_for_read(game_id, current_access()))
 
 
 @import_bp.get("/tables/import")

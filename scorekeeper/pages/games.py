@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, g, request, url_for
+from flask import Blueprint, request, url_for
 from werkzeug.wrappers import Response
 
+from ..capability_links import Rotatable
 from ..collation import by_name
 from ..games import actions
-from ..games.state import game_state, load_game
+from ..games.opening import open_for_read
 from ..i18n import translate
-from ..models import Game, person_of
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.rules_card import rules_card, summary
@@ -19,7 +19,7 @@ from ..rules.ruleset import RuleSet
 from . import live
 from .forms import MAX_SEATS, NewGameForm
 from .house_rule_links import rules_by_key
-from .links import GAME, open_in_browser, openable_games, protect, shown_state
+from .links import GAME, current_access, open_in_browser, openable_games, protect
 from .posted import ascii_index, page_from
 from .rendering import respond, unchanged, wants_fragment
 from .ruleset_form import encode
@@ -53,7 +53,7 @@ def create() -> Response:
     return start_from_form(_new_page, actions.create_game)
 
 
-Start = Callable[[RuleSet, list[str], int | None, int | None], Game]
+Start = Callable[[RuleSet, list[str], int | None, int | None], Rotatable]  # a new game
 
 
 def start_from_form(page: Callable[[NewGameForm, int], Response], start: Start) -> Response:
@@ -84,25 +84,25 @@ def start_from_form(page: Callable[[NewGameForm, int], Response], start: Start) 
 @bp.get(GAME)
 def show(game_id: int) -> Response:
     """Show the round screen: what to deal, the contract, buys, the stock, the standings."""
-    return respond(SHOW, SHOW, state=shown_state(game_id))
+    return respond(SHOW, SHOW, state=open_for_read(game_id, current_access()))
 
 
 @bp.get(f"{GAME}/header")
 def header(game_id: int) -> Response:
     """Show the current round's contract and table set-up."""
-    return respond(SHOW, "games/_round_header.html", state=shown_state(game_id))
+    return respond(SHOW, "games/_round_header.html", state=open_for_read(game_id, current_access()))
 
 
 @bp.get(f"{GAME}/standings")
 def standings(game_id: int) -> Response:
     """Show the running or final standings."""
-    return respond(SHOW, "games/_standings.html", state=shown_state(game_id))
+    return respond(SHOW, "games/_standings.html", state=open_for_read(game_id, current_access()))
 
 
 @bp.get(f"{GAME}/sheet")
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
-    state = shown_state(game_id)
+    state = open_for_read(game_id, current_access())
     before = page_from()
     names = live.REGIONS["sheet"][:1] if wants_fragment() else live.REGIONS["sheet"]
     regions = [live.sheet_region(name, state, before) for name in names]
@@ -112,33 +112,31 @@ def sheet(game_id: int) -> Response:
 @bp.get(f"{GAME}/version")
 def version(game_id: int) -> Response:
     """Answer "unchanged" while the game is, else the asking page's regions, up to date."""
-    seen = request.args.get("v", type=int)
-    if seen == g.version:  # read by the link check: one query per poll
+    seen, access = request.args.get("v", type=int), current_access()
+    if seen == access.version:  # read by the link check: one query per poll
         return unchanged()
     page = live.asked_page()
-    state = shown_state(game_id, g.version)
+    state = open_for_read(game_id, access)
     if page is not None:
         return live.poll_answer(page, state)
     # A page without live regions (the end-of-round form) refreshes its notice on the event.
     return respond(
-        "games/_poller.html", "games/_poller.html", trigger="game-changed", game=state.game
+        "games/_poller.html", "games/_poller.html", trigger="game-changed", game=state.facts
     )
 
 
 @bp.post(f"{GAME}/again")
 def replay(game_id: int) -> Response:
     """Start a new game with the same players, seats and rules; the app cuts for deal."""
-    state = game_state(load_game(game_id))
-    # A table's game seats the same people again, so the new game is the table's too.
-    people = [person_of(s.table_player) for s in state.game.seats if s.table_player]
-    game = actions.create_game(state.rules, list(state.names), None, state.game.decks, people)
+    state = open_for_read(game_id, current_access())
+    game = actions.create_game_like(state)
     return open_in_browser(game.id, game.edit_token)
 
 
 @bp.get(f"{GAME}/rules")
 def rules(game_id: int) -> Response:
     """Show the rules card of the rules this game is played under."""
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     return respond(
         "rules/card.html",
         "rules/card.html",
@@ -146,8 +144,8 @@ def rules(game_id: int) -> Response:
         sections=rules_card(state.rules),
         card_summary=summary(state.rules),
         back=url_for("games.show", game_id=game_id),
-        edit_link=url_for("house_rules.new", rules=encode(state.game.rules_json)),
+        edit_link=url_for("house_rules.new", rules=encode(state.facts.rules_json)),
         sheet_link=url_for(
-            "blank_sheets.packed", r=encode(state.game.rules_json), players=len(state.names)
+            "blank_sheets.packed", r=encode(state.facts.rules_json), players=len(state.names)
         ),
     )

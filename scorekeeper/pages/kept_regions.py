@@ -17,9 +17,9 @@ from flask import g, render_template, request
 from flask_babel import get_timezone
 from markupsafe import Markup
 
-from ..games.state import GameState
 from ..i18n import current_locale
 from ..recent import Recent, per_app
+from ..rules.game_state import GameState
 
 REGIONS_KEPT = 192  # rendered regions per process, 2 to 20 KB each: a few MB at most
 READS = frozenset({"GET", "HEAD"})
@@ -51,11 +51,11 @@ def region(
 
 def _key(name: str, state: GameState, part: object) -> Key | None:
     """Everything a region shows depends on, or None when it may not be kept."""
-    if state.game.table_id is not None or request.method not in READS:
+    if state.facts.table_id is not None or request.method not in READS:
         return None
     access = g.get("access")
     token = access.token if access is not None else None
-    game = state.game
+    game = state.facts
     return (
         name,
         game.id,

@@ -5,54 +5,25 @@ What a game's links share with a table's is in capability_links (LinkDoor).
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, request
+from flask import Blueprint, abort
 from werkzeug.wrappers import Response
 
 from ..capability_links import Access, role_of
 from ..games import actions
-from ..games.links import open_change, open_game, open_version
-from ..games.state import GameState, game_state, kept_states, load_game, recent_games
+from ..games.links import GameAccess, check_link
+from ..games.opening import open_for_change, open_for_read
+from ..games.state import recent_games
+from ..rules.game_state import GameState
 from .capability_links import LinkDoor, role_named
 from .rendering import respond
 
 REMEMBERED_GAMES = 20
 GAME = "/g/<int:game_id>/<token>"
-POLL = "games.version"  # reads the game's version and links alone: one light query
-# Pages that show a game's state alone: a kept state (per game and version) spares its facts.
-KEEPING = frozenset(
-    {
-        "games.show",
-        "games.header",
-        "games.standings",
-        "games.sheet",
-        "buys.index",
-        "stock.show",
-        "display.show",
-    }
-)
-# Changes to the round being played: they start from the state at the version read with the
-# lock (games/writes.py), kept or derived, and write past the ORM.
-ROUND_CHANGES = frozenset(
-    {"buys.create", "buys.remove", "buys.down", "arbiter.record_buy", "stock.run_out"}
-)
 
 
-def _open(game_id: int, token: str, changing: bool) -> Access:
-    """Check the game's link; the poll and kept pages spare the game's facts when they can."""
-    if request.endpoint == POLL:
-        g.version, access = open_version(game_id, token)
-        return access
-    if request.endpoint in ROUND_CHANGES:
-        g.locked_state, access = open_change(game_id, token)
-        return access
-    if request.endpoint in KEEPING:
-        version, access = open_version(game_id, token)
-        g.state = kept_states().get(game_id, version)
-        if g.state is not None:
-            return access
-    # Kept on g: the session holds loaded rows weakly, and a view reads this one again.
-    g.game, access = open_game(game_id, token, change=changing, facts=True)
-    return access
+def _check(game_id: int, token: str, changing: bool) -> Access:
+    """Check the game's link, nothing more; a change's check takes the game's lock."""
+    return check_link(game_id, token, change=changing)
 
 
 GAMES = LinkDoor(
@@ -62,15 +33,21 @@ GAMES = LinkDoor(
     most=REMEMBERED_GAMES,
     page="games.show",
     share_page="links.show",
-    opens=_open,
-    unremembered=(POLL,),
+    opens=_check,
+    unremembered=("games.version",),  # a poll is no visit
 )
 protect = GAMES.protect
-current_access = GAMES.access
 require_edit = GAMES.require_edit
 remember = GAMES.remember
 remembered = GAMES.remembered
 open_in_browser = GAMES.open_in_browser
+
+
+def current_access() -> GameAccess:
+    """The game link this request came in through, with the version its check read."""
+    access = GAMES.access()
+    assert isinstance(access, GameAccess)  # _check made it
+    return access
 
 
 def openable_games() -> list[GameState]:
@@ -79,29 +56,8 @@ def openable_games() -> list[GameState]:
     return [
         state
         for state in recent_games(tokens)
-        if role_of(state.game, tokens[state.game.id]) is not None
+        if role_of(state.facts, tokens[state.facts.id]) is not None
     ]
-
-
-def locked_state() -> GameState:
-    """The state a round change starts from: the game's at the version read with its lock."""
-    state: GameState = g.locked_state
-    return state
-
-
-def shown_state(game_id: int, version: int | None = None) -> GameState:
-    """The state a page shows: kept for this version, else derived from the facts and kept.
-
-    For the pages in KEEPING and the poll (which names the version it read) only: they change
-    nothing, so the state they keep is never written through.
-    """
-    state: GameState | None = g.get("state")
-    if state is None and version is not None:
-        state = kept_states().get(game_id, version)
-    if state is None:
-        state = game_state(load_game(game_id))
-        kept_states().keep(state)
-    return state
 
 
 bp = Blueprint("links", __name__, url_prefix=GAME)
@@ -111,7 +67,7 @@ protect(bp)
 @bp.get("/share")
 def show(game_id: int) -> Response:
     """Show the game's links with QR codes: the view link to all, the edit link to editors."""
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     return respond("games/share.html", "games/share.html", state=state)
 
 
@@ -121,7 +77,7 @@ def confirm_replace(game_id: int, role: str) -> Response:
     role_named(role)
     if not current_access().can_edit:
         abort(404)  # a view link is not told that its page exists
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     return respond("games/replace_link.html", "games/replace_link.html", state=state, role=role)
 
 
@@ -129,5 +85,5 @@ def confirm_replace(game_id: int, role: str) -> Response:
 def replace(game_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""
     replacing = role_named(role)
-    token = actions.rotate_link(load_game(game_id), replacing)
+    token = actions.rotate_link(open_for_change(game_id, current_access()), replacing)
     return GAMES.replaced(game_id, replacing, token)

@@ -14,8 +14,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ..games import history
-from ..games.state import GameState
-from ..models import Game
+from ..rules.game_facts import GameFacts
+from ..rules.game_state import GameState
 from .kept_regions import region
 
 HISTORY_PAGE = 50  # changes shown on the sheet; older ones behind a link
@@ -46,7 +46,7 @@ def out_of_band(html: str) -> str:
     return ROOT_TAG.sub(r'\1 hx-swap-oob="true"', str(html), count=1)
 
 
-def history_page(game: Game, before: int | None = None) -> dict[str, Any]:
+def history_page(game: GameFacts, before: int | None = None) -> dict[str, Any]:
     """One page of the history, newest first, and the change to show older ones before."""
     changes = history.changes(game, before=before, limit=HISTORY_PAGE + 1)
     older = changes[HISTORY_PAGE - 1].id if len(changes) > HISTORY_PAGE else None
@@ -60,13 +60,13 @@ def sheet_region(name: str, state: GameState, before: int | None = None) -> Mark
     the history, and renders nothing but the page around its regions.
     """
     if name == HISTORY:
-        return region(name, state, before, lambda: history_page(state.game, before))
+        return region(name, state, before, lambda: history_page(state.facts, before))
     return region(name, state)
 
 
 def poller(page: str, state: GameState) -> str:
     """The page's poller, asking from the game's current version on."""
-    return render_template("games/_poller.html", game=state.game, on=page)
+    return render_template("games/_poller.html", game=state.facts, on=page)
 
 
 def regions(page: str, state: GameState, skip: str | None = None, **context: Any) -> str:

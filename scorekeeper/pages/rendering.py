@@ -8,9 +8,9 @@ from flask import redirect, render_template
 from werkzeug.wrappers import Response
 
 from ..extensions import htmx
-from ..games.state import GameState
 from ..i18n import translate
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from ..rules.sheet_words import worded
 from .live import change_answer
@@ -55,7 +55,7 @@ def after_change(location: str, fragment: str, state: GameState, **context: Any)
     response = Response(change_answer(fragment, state, **context), mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
     # The page's forms outside the regions (undo) follow this phone's own change: app.js.
-    response.headers["Game-Version"] = str(state.game.version)
+    response.headers["Game-Version"] = str(state.facts.version)
     return response
 
 

@@ -10,12 +10,13 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from ..games import round_end
+from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import Conflict
 from ..games.spoken_numbers import number_words
-from ..games.state import GameState, game_state, load_game
 from ..games.undone import undone_round_end
 from ..i18n import current_locale, translate
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledgement
 from ..rules.messages import Message
 from ..rules.quick_entry import MAX_TEXT, read_round
@@ -23,7 +24,7 @@ from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from .forms import STOCK, round_form
-from .links import GAME, protect, require_edit
+from .links import GAME, current_access, protect, require_edit
 from .rendering import go_to, respond, wants_fragment
 
 bp = Blueprint("rounds", __name__, url_prefix=f"{GAME}/rounds")
@@ -38,7 +39,7 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
-    cutter = round_end.cutter_of(state, number)
+    cutter = state.cutter_of(number)
     bonus = state.rules.scoring.cut_bonus
     form_class = round_form(
         [(seat, state.names[seat]) for seat in seats],
@@ -144,7 +145,7 @@ def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | 
 def current(game_id: int) -> Response:
     """Go to the form that ends the round being played now (the sheet once the game is over)."""
     require_edit()
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     if state.current is None:
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     return redirect(url_for("rounds.edit", game_id=game_id, number=state.current.number), code=303)
@@ -154,11 +155,10 @@ def current(game_id: int) -> Response:
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""
     require_edit()
-    game = load_game(game_id)
-    state = game_state(game)
+    state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     # After Undo of a saved round: what was entered, to fix one number and save again.
-    undone = undone_round_end(game, request.args.get("undone", type=int), number)
+    undone = undone_round_end(game_id, request.args.get("undone", type=int), number)
     if undone is not None:
         _refill(form, undone)
     return _page(state, number, form)
@@ -167,7 +167,7 @@ def edit(game_id: int, number: int) -> Response:
 @bp.post("/<int:number>/tap")
 def tap(game_id: int, number: int) -> Response:
     """Add a tapped card (or clear the cards) of one hand and show the running sum."""
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     seat, _sep, code = request.form.get("tap", "").partition(":")
     field = getattr(form, f"cards_{seat}", None) if seat.isdigit() else None
@@ -186,7 +186,7 @@ def tap(game_id: int, number: int) -> Response:
 @bp.post("/<int:number>/reading")
 def read_said(game_id: int, number: int) -> Response:
     """Fill the form from a round said in one line ("Anna out, Bob 35"); never saves it."""
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     seats = _seats(state, number)
     said = request.form.get("said", "")
@@ -220,8 +220,7 @@ def _drop_typed_points(form: FlaskForm, seat: int) -> dict[int, str]:
 @bp.post("/<int:number>")
 def update(game_id: int, number: int) -> Response:
     """Record how the round ended, or correct it; refuse impossible hands at the field."""
-    game = load_game(game_id)
-    state = game_state(game)
+    state = open_for_change(game_id, current_access())
     form = _form_for(state, number)
     if not form.validate():
         if not form.went_out.errors:  # who went out decides what every other hand needs
@@ -234,18 +233,18 @@ def update(game_id: int, number: int) -> Response:
     confirmed = request.form.get("confirm_warnings", "")
     try:
         round_end.record_result(
-            game, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
+            state, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
             confirmed,
         )  # fmt: skip
     except round_end.Unconfirmed as unconfirmed:
         return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
-        state = game_state(load_game(game_id))
+        state = open_for_read(game_id, current_access())
         form = _form_for(state, number, fresh=True)
         form.form_errors.append(translate(error.message))
         return _page(state, number, form, 409)
     except RuleError as error:
-        state = game_state(load_game(game_id))
+        state = open_for_read(game_id, current_access())
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form, went_out)
         return _page(state, number, form, 422)
@@ -259,7 +258,7 @@ def notice(game_id: int, number: int) -> Response:
     """Tell a phone with the form open that the game changed, without touching its form."""
     if not wants_fragment():
         return redirect(url_for("rounds.edit", game_id=game_id, number=number), code=303)
-    state = game_state(load_game(game_id))
+    state = open_for_read(game_id, current_access())
     seen = request.args.get("v", type=int)
     return respond("rounds/edit.html", "rounds/_notice.html", state=state, number=number, seen=seen)
 

@@ -6,8 +6,9 @@ from flask import Blueprint, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
+from ..games.opening import open_for_change, open_for_read
 from ..rules.errors import RuleError
-from .links import GAME, locked_state, protect, shown_state
+from .links import GAME, current_access, protect
 from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 
@@ -19,13 +20,13 @@ PAGE = "games/show.html"
 @bp.get("/stock")
 def show(game_id: int) -> Response:
     """Show how often the stock ran out this round."""
-    return respond(PAGE, "games/_stock.html", state=shown_state(game_id))
+    return respond(PAGE, "games/_stock.html", state=open_for_read(game_id, current_access()))
 
 
 @bp.post("/run-outs")
 def run_out(game_id: int) -> Response:
     """Record that the stock ran out: re-form it, or end the round and go to scoring."""
-    state, seen = locked_state(), posted_int("seen")
+    state, seen = open_for_change(game_id, current_access()), posted_int("seen")
     try:
         outcome, changed = actions.record_run_out(state, seen, posted_action_id())
     except RuleError as error:

@@ -12,9 +12,9 @@ from flask_babel import format_date, format_time
 from markupsafe import Markup
 
 from ..games.history import describe
-from ..games.state import GameState
 from ..i18n import current_locale, translate
 from ..models import TablePlayer, person_of
+from ..rules.game_state import GameState
 from ..rules.messages import msg
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from ..rules.round_notes import round_notes

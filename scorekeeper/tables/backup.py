@@ -64,7 +64,7 @@ def export_backup(table: CardTable, saved_sets: Sequence[HouseRules] = ()) -> Ba
         )
         for p in sorted(everyone, key=lambda p: p.id)
     ]
-    loaded = [state.game for state in games.all_games(table)]
+    loaded = games.all_game_rows(table)
     ids = [game.id for game in loaded]
     history, retired = changes_by_game(ids), retired_by_game(ids)
     played = [game_facts(g, uid_of, history[g.id], retired[g.id]) for g in loaded]

@@ -8,9 +8,9 @@ differs instead, read after the restore from what is stored.
 from __future__ import annotations
 
 from ..games.history import round_label
-from ..games.state import game_rules
 from ..models import CardTable, Game, TablePlayer
 from ..rules.messages import N_, Message, msg
+from ..rules.ruleset_json import ruleset_from_dict
 from . import games
 from .backup_facts import changes_by_game, game_facts, retired_by_game
 from .backup_format import Backup, BackupGame, BackupPlayer
@@ -61,7 +61,7 @@ def _games(
     backup: Backup, table: CardTable, people: dict[str, TablePlayer], present: frozenset[str]
 ) -> list[Message]:
     """The games the table had already that the file holds otherwise, with what differs."""
-    stored = [s.game for s in games.all_games(table) if s.game.edit_token in present]
+    stored = [game for game in games.all_game_rows(table) if game.edit_token in present]
     ids = [game.id for game in stored]
     history, retired = changes_by_game(ids), retired_by_game(ids)
     uid_of = {person.id: uid for uid, person in people.items()}
@@ -86,7 +86,7 @@ def _parts(here: BackupGame, file: BackupGame, game: Game) -> tuple[Message, ...
         parts.append(msg(N_("how it began")))
     rounds_here = {played.number: played for played in here.rounds}
     rounds_file = {played.number: played for played in file.rounds}
-    regular = len(game_rules(game).rounds)
+    regular = len(ruleset_from_dict(game.rules_json, stored=True).rounds)
     for number in sorted(rounds_here.keys() | rounds_file.keys()):
         if rounds_here.get(number) != rounds_file.get(number):
             parts.append(round_label(number, regular))

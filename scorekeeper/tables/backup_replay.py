@@ -1,7 +1,7 @@
 """A backup's games replayed fact by fact through the checks live entry makes (RULES.md §10).
 
-Each game is built again in memory as plain rows (tables/facts.py, what game_state reads; ORM
-objects cost twice as much), never in the session: its rule set goes through the rule
+Each game is built again in memory as its facts (rules.game_facts.GameFacts, what the
+rules engine derives a state from), never in the session: its rule set goes through the rule
 set's validation and its table through a new game's check; then each round in turn, each buy
 as the Buy button checks it, each run-out as "The stock ran out" does and each round's end as
 the end-of-round form does (games/round_end.checked_end), which must make exactly the facts
@@ -17,13 +17,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..games.actions import buy_refused, check_table
 from ..games.history import round_label
 from ..games.round_end import Hand, checked_end
-from ..games.state import GameState, game_state
+from ..games.state import game_state
 from ..rules.errors import RuleError
+from ..rules.game_facts import BuyFacts, GameFacts, ResultFacts, RoundFacts, SeatFacts
+from ..rules.game_state import GameState
 from ..rules.messages import N_, Message, msg
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
@@ -31,7 +33,6 @@ from ..rules.stock import stock_ran_out
 from .backup_format import Backup, BackupGame, BackupRound
 from .backup_history import check_history
 from .backup_read import BackupRefused
-from .facts import BuyRow, GameRow, ResultRow, RoundRow, SeatRow
 
 THIS_ROUND = N_("Game %(game)s of the file (%(date)s, %(players)s), %(round)s: %(reason)s")
 THIS_GAME = N_("Game %(game)s of the file (%(date)s, %(players)s): %(reason)s")
@@ -69,12 +70,24 @@ def replay(game: Replayed, parsed: dict[str, RuleSet]) -> None:
     """One game's facts in order, through the checks live entry makes."""
     facts = game.facts
     rules = _rules(game, parsed)
-    seats = [SeatRow(position, name, position) for position, name in enumerate(game.names)]
-    head = (facts.version, facts.edit_token, facts.created_at, facts.first_dealer, facts.decks)
-    built = GameRow(0, *head, rules=rules, seats=seats)
+    seats = tuple(SeatFacts(at, name, at) for at, name in enumerate(game.names))
+    built = GameFacts(
+        id=0,
+        version=facts.version,
+        table_id=None,
+        first_dealer=facts.first_dealer,
+        dealer_was_cut=facts.dealer_was_cut,
+        decks=facts.decks,
+        edit_token=facts.edit_token,
+        view_token=facts.view_token,
+        created_at=facts.created_at,
+        updated_at=facts.updated_at,
+        rules_text=json.dumps(facts.rules),
+        seats=seats,
+    )
     with _refusing(game):
         check_table(rules, len(game.names), facts.first_dealer, facts.decks)
-        state = game_state(built, rules)  # type: ignore[arg-type]  # a GameRow reads as a Game
+        state = game_state(built, rules)
     for index, played in enumerate(facts.rounds):
         with _refusing(game, played.number, len(rules.rounds)):
             last = index == len(facts.rounds) - 1
@@ -124,23 +137,28 @@ def _replay_round(state: GameState, played: BackupRound, last: bool) -> GameStat
         raise RuleError(msg(N_("This round's players are not the ones the tie asks for.")))
     if played.dealer not in current.seats:
         raise RuleError(msg(N_("The dealer of this round does not play in it.")))
-    record = RoundRow(played.number, played.dealer, tied, 0, False, None, None)
-    state.game.rounds.append(record)  # type: ignore[arg-type]
+    record = RoundFacts(0, played.number, played.dealer, None if tied is None else tuple(tied))
     for buy in played.buys:
-        _replay_buy(game_state(state.game, state.rules), record, buy.seat)
+        record = _replay_buy(_with(state, record), record, buy.seat)
     for previous in range(played.run_outs):
         stock_ran_out(state.rules, previous)  # a run-out after the stock ended the round: refused
-    record.run_outs = played.run_outs
     _replay_down(current.seats, played.down_seats or [])
-    record.down_seats = played.down_seats
+    down = None if played.down_seats is None else tuple(played.down_seats)
+    record = replace(record, run_outs=played.run_outs, down_seats=down)
     if played.results:
-        _replay_end(game_state(state.game, state.rules), record, played)
+        record = _replay_end(_with(state, record), record, played)
     elif not last:
         raise RuleError(msg(N_("This round has no end, yet rounds follow it.")))
-    return game_state(state.game, state.rules)
+    return _with(state, record)
 
 
-def _replay_buy(state: GameState, record: RoundRow, seat: int) -> None:
+def _with(state: GameState, record: RoundFacts) -> GameState:
+    """The state the game is in with `record` as its round of that number."""
+    facts = replace(state.facts, rounds=state.facts.with_round(record))
+    return game_state(facts, state.rules)
+
+
+def _replay_buy(state: GameState, record: RoundFacts, seat: int) -> RoundFacts:
     """A buy, as the Buy button checks it (games/actions.buy_refused)."""
     assert state.current is not None  # the round being replayed has no end yet
     if seat not in state.current.seats:
@@ -148,7 +166,7 @@ def _replay_buy(state: GameState, record: RoundRow, seat: int) -> None:
     refusal = buy_refused(state, state.current, seat)
     if refusal is not None:
         raise RuleError(refusal)
-    record.buys.append(BuyRow(seat))
+    return replace(record, buys=(*record.buys, BuyFacts(len(record.buys), seat)))
 
 
 def _replay_down(seats: tuple[int, ...], down: list[int]) -> None:
@@ -159,7 +177,7 @@ def _replay_down(seats: tuple[int, ...], down: list[int]) -> None:
         raise RuleError(msg(N_("A player is marked down twice.")))
 
 
-def _replay_end(state: GameState, record: RoundRow, played: BackupRound) -> None:
+def _replay_end(state: GameState, record: RoundFacts, played: BackupRound) -> RoundFacts:
     """The round's end, as the end-of-round form checks it; its facts must be the file's."""
     out = [result.seat for result in played.results if result.went_out]
     if len(out) > 1:
@@ -172,9 +190,12 @@ def _replay_end(state: GameState, record: RoundRow, played: BackupRound) -> None
             "Its end is not what its hands make: who went out, the stock and the hands disagree."
         )
         raise RuleError(msg(message))
-    record.results = [ResultRow(**result) for result in end.facts["results"]]
-    record.ended_by_stock = end.facts["ended_by_stock"]
-    record.cut_bonus_seat = end.facts["cut_bonus_seat"]
+    return replace(
+        record,
+        results=tuple(ResultFacts(**result) for result in end.facts["results"]),
+        ended_by_stock=end.facts["ended_by_stock"],
+        cut_bonus_seat=end.facts["cut_bonus_seat"],
+    )
 
 
 def _in_seat_order(facts: dict[str, object]) -> dict[str, object]:

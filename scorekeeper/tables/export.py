@@ -6,8 +6,8 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
-from ..games.state import GameState
-from ..models import Round
+from ..rules.game_facts import RoundFacts
+from ..rules.game_state import GameState
 from ..rules.scoring import rounds_gone_out
 
 TABLE_COLUMNS = (
@@ -57,8 +57,8 @@ def table_csv(states: Iterable[GameState]) -> str:
             buys = sum(state.buys_in(number)[seat] for number in state.rounds)
             rows.append(
                 [
-                    state.game.id,
-                    state.game.created_at.date().isoformat(),
+                    state.facts.id,
+                    state.facts.created_at.date().isoformat(),
                     state.rules.key,
                     "yes" if state.finished else "no",
                     seat + 1,
@@ -72,7 +72,7 @@ def table_csv(states: Iterable[GameState]) -> str:
     return _write(rows)
 
 
-def _tiebreak_cells(players: int, played: Round) -> list[str]:
+def _tiebreak_cells(players: int, played: RoundFacts) -> list[str]:
     """A tiebreaker's row as the sheet shows it: "out" for who went out, the points each other
     player of the tie held (also when someone went out), nothing for who did not play it."""
     cells = [""] * players

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -13,10 +12,11 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ..capability_links import LARGEST_ID
 from ..extensions import db
 from ..games import actions
-from ..games.state import WITH_FACTS, GameState, game_state
+from ..games.facts import read_games, read_table_games
+from ..games.state import game_state
 from ..models import Buy, CardTable, Game, Round, RoundResult, Seat, TablePlayer
+from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
-from ..rules.ruleset_json import ruleset_from_dict
 from . import people
 
 PAGE_SIZE = 20
@@ -41,23 +41,29 @@ def start_game(
 
 def games_page(table: CardTable, before: int | None = None) -> GamesPage:
     """A page of the table's games, newest first, in a fixed number of queries."""
-    load_people(table)
-    query = select(Game).where(Game.table_id == table.id).order_by(Game.id.desc())
+    query = select(Game.id).where(Game.table_id == table.id).order_by(Game.id.desc())
     # An id past the column's range would overflow the database: every game is before it.
     if before is not None and before <= LARGEST_ID:
         query = query.where(Game.id < before)
-    found = list(db.session.scalars(query.limit(PAGE_SIZE + 1).options(*WITH_FACTS)))
-    older = found[PAGE_SIZE - 1].id if len(found) > PAGE_SIZE else None
+    found = list(db.session.scalars(query.limit(PAGE_SIZE + 1)))
+    older = found[PAGE_SIZE - 1] if len(found) > PAGE_SIZE else None
     count = select(func.count(Game.id)).where(Game.table_id == table.id)
     total = db.session.scalar(count) or 0
-    return GamesPage([game_state(g) for g in found[:PAGE_SIZE]], older, total)
+    newest = sorted(read_games(found[:PAGE_SIZE]), key=lambda facts: facts.id, reverse=True)
+    return GamesPage([game_state(facts) for facts in newest], older, total)
 
 
 def all_games(table: CardTable) -> list[GameState]:
-    """Every game of the table, oldest first, in a fixed number of queries whatever their number.
+    """Every game of the table as its state, oldest first, in a fixed number of queries."""
+    return [game_state(facts) for facts in read_table_games(table.id, lambda _facts: False)]
+
+
+def all_game_rows(table: CardTable) -> list[Game]:
+    """Every game of the table as ORM rows with every stored column (a backup writes them
+    all, and when each buy was made), oldest first, in a fixed number of queries.
 
     Each kind of fact is read in one query joined on the table (not a list of game ids, which
-    SQLAlchemy would split into chunks), and each distinct rule set is read once.
+    SQLAlchemy would split into chunks). The rules engine never reads these (all_games).
     """
     load_people(table)
     mine = Game.table_id == table.id
@@ -76,19 +82,12 @@ def all_games(table: CardTable) -> list[GameState]:
         )
         set_committed_value(played, "buys", sorted(buys.get(played.id, []), key=lambda b: b.id))
     by_game = _by(rounds, "game_id")
-    read: dict[str, RuleSet] = {}
-    states = []
     for game in found:
         set_committed_value(game, "seats", sorted(seats.get(game.id, []), key=lambda s: s.position))
         set_committed_value(
             game, "rounds", sorted(by_game.get(game.id, []), key=lambda r: r.number)
         )
-        key = json.dumps(game.rules_json, sort_keys=True)
-        rules = read.get(key) or read.setdefault(
-            key, ruleset_from_dict(game.rules_json, stored=True)
-        )
-        states.append(game_state(game, rules))
-    return states
+    return found
 
 
 def _by(rows: Iterable[Any], attribute: str) -> dict[int, list[Any]]:

@@ -14,9 +14,11 @@ from dataclasses import replace
 
 from flask import current_app
 
-from ..games.state import GameState, game_state
+from ..games.facts import read_table_games
+from ..games.state import game_state
+from ..rules.game_facts import GameFacts
+from ..rules.game_state import GameState
 from ..rules.stats import PlayedGame, PlayedRound
-from .facts import GameRow, table_game_rows
 
 Key = tuple[int, int, str]
 CACHE_SIZE = 50_000  # scored games kept per app, the least recently read dropped first
@@ -51,7 +53,7 @@ def scored_games() -> ScoredGames:
     return current_app.extensions.setdefault("scorekeeper.scored_games", ScoredGames())  # type: ignore[no-any-return]
 
 
-def _key(game: GameRow) -> Key:
+def _key(game: GameFacts) -> Key:
     """A game's key: a correction bumps the version; the link tells apart games of equal id."""
     return (game.id, game.version, game.edit_token)
 
@@ -62,21 +64,20 @@ def played_games(table_id: int) -> list[PlayedGame]:
     # Taken once: another request may drop a kept result while this one reads the rest.
     found: dict[Key, PlayedGame | None] = {}
 
-    def known(game: GameRow) -> bool:
+    def known(game: GameFacts) -> bool:
         hit, scored = kept.find(_key(game))
         if hit:
             found[_key(game)] = scored
         return hit
 
     played = []
-    for game in table_game_rows(table_id, known):
-        people = tuple(seat.person for seat in game.seats)
+    for game in read_table_games(table_id, known):
+        people = tuple(seat.person or 0 for seat in game.seats)
         key = _key(game)
         if key in found:
             scored = found[key]
         else:
-            # A GameRow has what game_state reads of a Game; the engine scores it the same way.
-            state = game_state(game, game.rules)  # type: ignore[arg-type]
+            state = game_state(game)
             scored = played_game(state) if state.finished else None
             kept.put(key, scored)
         if scored is not None:
@@ -85,8 +86,8 @@ def played_games(table_id: int) -> list[PlayedGame]:
 
 
 def played_game(state: GameState) -> PlayedGame:
-    """A finished game read from rows (facts.GameRow) as facts for the stats."""
-    people = tuple(seat.person for seat in state.game.seats)  # type: ignore[attr-defined]
+    """A finished game's state as facts for the stats: seats as the table's people."""
+    people = tuple(seat.person or 0 for seat in state.facts.seats)
     players = len(people)
     rounds = tuple(
         PlayedRound(
@@ -103,7 +104,7 @@ def played_game(state: GameState) -> PlayedGame:
     return PlayedGame(
         ruleset=state.rules.key,
         ruleset_name=state.rules.name,
-        played_on=state.game.created_at.date(),
+        played_on=state.facts.created_at.date(),
         people=people,
         rounds=rounds,
         winners=state.standings.winners,

@@ -71,7 +71,7 @@ def test_a_server_error_on_a_game_url_logs_no_link_token(
     def broken(*_args: object) -> None:
         raise RuntimeError(f"failed on {url}")
 
-    monkeypatch.setattr(game_pages, "shown_state", broken)
+    monkeypatch.setattr(game_pages, "open_for_read", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     with caplog.at_level(logging.ERROR):
         response = table.client.get(url + "/sheet")

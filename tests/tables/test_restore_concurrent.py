@@ -18,8 +18,8 @@ from sqlalchemy import event, func, select
 
 from scorekeeper.database import IMMEDIATE
 from scorekeeper.extensions import db
-from scorekeeper.games import state as game_states
 from scorekeeper.models import CardTable, Game
+from scorekeeper.rules import game_state as game_states
 from tests.conftest import at_once
 from tests.tables.backups import backup_of, empty, encoded, stored_facts, upload
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at

@@ -20,10 +20,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import inspect, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Round, RoundResult
+from scorekeeper.models import Buy, Game, Round, RoundResult
+from scorekeeper.rules.game_facts import BuyFacts, GameFacts, ResultFacts, RoundFacts
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
-from scorekeeper.tables.facts import ResultRow, RoundRow
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.tables.test_tables import person_id
 from tests.web.test_games import HX, text
@@ -61,12 +61,18 @@ def test_every_page_of_a_table_opens_while_a_round_is_under_way(
     assert "Ben" in record  # the finished game still counts
 
 
-def test_the_records_rows_carry_every_fact_of_a_round_and_a_hand() -> None:
-    """The record scores games from light rows: each must carry what the rows hold."""
-    for model, row in ((Round, RoundRow), (RoundResult, ResultRow)):
-        facts = {column.key for column in inspect(model).columns} - {"id", "game_id", "round_id"}
-        facts -= {"ended_at"}  # when, not what: no score depends on it
-        assert facts <= {f.name for f in dataclasses.fields(row)}, model
+def test_a_games_facts_carry_every_fact_of_a_game_a_round_a_hand_and_a_buy() -> None:
+    """Every state (the record's too) is derived from GameFacts: each must carry what is stored."""
+    pairs = ((Game, GameFacts), (Round, RoundFacts), (RoundResult, ResultFacts), (Buy, BuyFacts))
+    for model, value in pairs:
+        facts = {column.key for column in inspect(model).columns} - {"game_id", "round_id"}
+        facts -= {"ended_at", "rules_json"}  # when, not what; the rules are kept as their text
+        if model is Buy:
+            facts -= {"created_at"}  # when a buy was made decides nothing
+        if model is RoundResult:
+            facts -= {"id"}
+        assert facts <= {f.name for f in dataclasses.fields(value)}, model
+    assert "rules_text" in {f.name for f in dataclasses.fields(GameFacts)}
 
 
 def house_rules(client: FlaskClient) -> str:
