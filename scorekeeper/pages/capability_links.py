@@ -33,8 +33,9 @@ def remembered_links(key: str) -> dict[int, str]:
 class LinkDoor:
     """One kind of link's URLs (/g/<game_id>/<token>/…, /t/<table_id>/<token>/…), opened once.
 
-    `opens` checks the link (and loads what the pages read onto g); LinkRefused becomes its
-    status. Reads through a link remember it, except on the `unremembered` endpoints.
+    `opens` checks the link (a game's views then open the game themselves; a table's row is
+    put on g); LinkRefused becomes its status. Reads through a link remember it, except on
+    the `unremembered` endpoints.
     """
 
     id_name: str  # the URL value naming the game or table
