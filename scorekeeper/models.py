@@ -190,6 +190,38 @@ class RetiredLink(db.Model):
     retired_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class SeatLink(db.Model):
+    """A seat's own secret link: its holder is that player at this game (docs/RULES.md 11).
+
+    Found by the game's id, compared in constant time (games/seat_links.py); a replaced one
+    keeps its row, retired, so its holder learns why it stopped working.
+    """
+
+    __table_args__ = (Index("ix_seat_link_game_seat", "game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SeatCall(db.Model):
+    """A "May I?" called from a seat's phone: a request, not a buy, until the scorekeeper
+    records it or dismisses it (docs/RULES.md 11). Stored, so every server process sees it."""
+
+    __table_args__ = (Index("ix_seat_call_game_round", "game_id", "round_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    round_number: Mapped[int]
+    seat: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    outcome: Mapped[str | None] = mapped_column(String(16))  # recorded, passed or dismissed
+
+
 class HouseRules(db.Model):
     """A table's own rule set, saved under a name; a game copies it, so later edits spare it."""
 

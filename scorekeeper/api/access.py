@@ -47,6 +47,11 @@ def open_table(table_id: int, *, change: bool) -> tuple[CardTable, Access]:
         raise _problem(refusal) from None
 
 
+def refused(refusal: LinkRefused) -> Problem:
+    """A refused link as the API answers it (a seat link's too, api/seats.py)."""
+    return _problem(refusal)
+
+
 def _problem(refusal: LinkRefused) -> Problem:
     """A refused link as the API answers it; 401 says how to send one, or that it opens nothing."""
     if refusal.status == 404:

@@ -14,6 +14,7 @@ from ..rules.standings import Standings
 from .answer_base import Answer, Count, Score, Timestamp
 from .fields import MAX_ID
 from .round_answers import CurrentRoundAnswer, PlayedRound, played
+from .seat_answers import SeatLink
 
 
 class Player(Answer):
@@ -75,6 +76,7 @@ class Game(Answer):
     standings: StandingsAnswer
     created_at: Timestamp
     updated_at: Timestamp
+    seat_links: list[SeatLink] | None  # each seat's link, for the edit link only (else null)
 
     @classmethod
     def fields_of(cls, state: GameState) -> dict[str, object]:
@@ -96,6 +98,7 @@ class Game(Answer):
             "standings": StandingsAnswer.of(state.standings),
             "created_at": iso(game.created_at),
             "updated_at": iso(game.updated_at),
+            "seat_links": None,
         }
 
     @classmethod

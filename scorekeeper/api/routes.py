@@ -17,6 +17,7 @@ from . import (
     house_rules,
     openapi,
     problems,
+    seats,
     sharing,
     table_files,
     table_people,
@@ -48,6 +49,7 @@ GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"
 problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
+seats.register(bp, GAME)
 house_rules.register(bp)
 tables.register(bp)
 table_people.register(bp)
@@ -100,7 +102,9 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
     new = read(NewGame)
     game = actions.create_game(new.ruleset, new.players, new.first_dealer, new.decks)
     links = {"edit_token": game.edit_token, "view_token": game.view_token}
-    created = GameCreated(**Game.fields_of(reread(game.id)), links=links)
+    state = reread(game.id)
+    created = GameCreated(**Game.fields_of(state), links=links)
+    created.seat_links = seats.links_of(state)  # the creator holds the edit link
     response, status = answer(created, 201)
     return response, status, {"Location": url_for(".games_show", game_id=game.id)}
 
@@ -109,7 +113,9 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
 @documented({200: Game})
 def games_show(game_id: int) -> tuple[Response, int]:
     """Show a game: table, rules, the round now, rounds played, totals and standings."""
-    return answer(Game.of(open_for_read(game_id, game_access(game_id, change=False))))
+    access = game_access(game_id, change=False)
+    state = open_for_read(game_id, access)
+    return answer(seats.with_seat_links(Game.of(state), state, access))
 
 
 @bp.post(f"{GAME}/buys")

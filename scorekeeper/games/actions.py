@@ -18,7 +18,7 @@ from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
 from ..rules.table import table_setup
-from . import history, links, writes
+from . import history, links, seat_links, writes
 from .refusals import Conflict
 from .state import game_state, load_game
 
@@ -57,6 +57,7 @@ def create_game(
         game.seats = [Seat(position=i, player_name=name) for i, name in enumerate(names)]
     db.session.add(game)
     db.session.flush()
+    seat_links.create_for(game.id, len(game.seats))
     history.record(game, "create", None, after={"players": list(names)})
     db.session.commit()
     return game

@@ -28,6 +28,7 @@ REGIONS = {
         "games/_buys.html",
         "games/_stock.html",
         "games/_standings.html",
+        "seats/_calls.html",  # the seats' "May I?" calls, for the edit link (pages/seats.py)
     ),
     "over": ("games/_standings.html",),
     "sheet": ("games/_sheet.html", "games/_running_chart.html", HISTORY),

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Table, insert, select
 
 from ..extensions import db
+from ..games import seat_links
 from ..models import Buy, Change, Game, RetiredLink, Round, RoundResult, Seat
 from .backup_format import BackupGame
 
@@ -98,6 +99,7 @@ def insert_games(games: Sequence[GameRows], table_id: int, people: dict[str, int
         changes += game.changes
         retired += game.retired
     write_ready(Seat, seats)
+    seat_links.create_missing({ids[game.token]: len(game.seats) for game in games})
     _insert_rounds(rounds, table_id, set(ids.values()))
     write_ready(Change, changes)
     write_ready(RetiredLink, retired)

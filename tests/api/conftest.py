@@ -14,6 +14,7 @@ PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
 SAFE = {"GET", "HEAD", "OPTIONS"}
 URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i", "ruleset_id": 1}
 URL_VALUES |= {"table_id": 1, "player_id": 1}  # a table and its person, where one is made
+URL_VALUES["seat"] = 1  # a seat of the game, whose link is replaced
 POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:
 # (endpoint, URL values, body). Tests check this covers every such route in the URL map.
@@ -27,6 +28,9 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.undo_create", {}, {}),
     ("api.links_create", {"role": "edit"}, {}),
     ("api.links_create", {"role": "view"}, {}),
+    ("api.seat_links_create", {"seat": 1}, {}),
+    ("api.calls_record", {}, {"seat": 2}),
+    ("api.calls_dismiss", {}, {}),
 ]
 
 
@@ -153,11 +157,14 @@ def api_routes(app: Flask) -> list[tuple[str, Rule]]:
 
 
 def game_changes(app: Flask) -> set[str]:
-    """The endpoints that change a game: any method but GET on a URL naming a game."""
+    """The endpoints that change a game through its links: any method but GET on a URL naming a
+    game, but a seat's own (its seat link's, api/seats.py)."""
     return {
         rule.endpoint
         for method, rule in api_routes(app)
-        if method.upper() not in SAFE and "game_id" in rule.arguments
+        if method.upper() not in SAFE
+        and "game_id" in rule.arguments
+        and not rule.endpoint.startswith("api.seat_calls")
     }
 
 

@@ -17,7 +17,7 @@ from schemathesis import Case, GenerationMode
 from schemathesis.config import SchemathesisConfig
 
 from scorekeeper.extensions import db
-from scorekeeper.games import actions
+from scorekeeper.games import actions, seat_links
 from scorekeeper.models import Game, HouseRules
 from scorekeeper.rules.presets import MAY_I
 from tests.figures import FIGURES
@@ -37,6 +37,7 @@ RULES_DECIDE = (
 )
 ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
 FUZZ = "schemathesis against /api/openapi.json"  # its figures: requests and 5xx per database
+SEAT = re.compile(r"/api/v1/games/\d+/seat(/|$)")  # a seat's own endpoints
 SAVED = re.compile(r"/api/v1/rulesets/saved/(\d+)")
 
 
@@ -71,9 +72,12 @@ def load(app: Flask, game_id: int) -> schemathesis.BaseSchema:
 
 
 def token_for(app: Flask, case: Case, game_id: int) -> str:
-    """The link the request's URL names: a saved set's own, else the game's edit link."""
+    """The link the request's URL names: a saved set's own, a seat's own for a seat's URL,
+    else the game's edit link."""
     with app.app_context():
         token = db.session.get(Game, game_id).edit_token  # type: ignore[union-attr]
+        if SEAT.search(case.formatted_path):
+            token = seat_links.links_of(game_id).get(0, token)
         found = SAVED.search(case.formatted_path)
         saved = db.session.get(HouseRules, int(found[1])) if found and len(found[1]) < 10 else None
         db.session.remove()

@@ -47,8 +47,13 @@ def test_starting_a_game_answers_201_with_its_location_and_state(api: Api) -> No
     links = state.pop("links")
     assert response.headers["Location"] == f"/api/v1/games/{state['id']}"
     assert len(links["edit_token"]) >= 32 and links["edit_token"] != links["view_token"]
+    seats = state.pop("seat_links")  # the creator holds the edit link: each seat's link too
+    assert [seat["name"] for seat in seats] == PLAYERS
     headers = {"Authorization": f"Bearer {links['view_token']}"}
-    assert api.client.get(response.headers["Location"], headers=headers).json == state
+    assert api.client.get(response.headers["Location"], headers=headers).json == {
+        **state,
+        "seat_links": None,  # never for the view link
+    }
     assert state["players"] == [{"seat": i, "name": name} for i, name in enumerate(PLAYERS)]
     assert state["version"] == 1
     assert state["finished"] is False

@@ -103,6 +103,13 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"/api/v1/games/{game}/undo", {"action_id": "u1"}),
         ("post", f"/api/v1/games/{game}/undo", {"version": 1}),
         ("post", f"/api/v1/games/{game}/links/view", {"version": None}),
+        ("post", f"/api/v1/games/{game}/seat-links/1", {}),
+        ("post", f"/api/v1/games/{game}/seat-links/9", {}),
+        ("get", f"/api/v1/games/{game}/seat", None),  # the edit link opens no seat: 401
+        ("post", f"/api/v1/games/{game}/seat/calls", {}),  # likewise: 401
+        ("get", f"/api/v1/games/{game}/calls", None),
+        ("post", f"/api/v1/games/{game}/calls/dismiss", {}),
+        ("post", f"/api/v1/games/{game}/calls/record", {"seat": 2}),
         ("get", f"/api/v1/games/{game}/history", None),
         ("get", f"/api/v1/games/{game}/version", None),
         ("get", "/api/v1/games/999/version", None),

@@ -35,8 +35,9 @@ def round_changes(number: int, version: int) -> list[tuple[str, dict[str, Any], 
 
 
 def fresh(api: Api) -> Any:
-    """The game as a read of its facts shows it (the API's read keeps no state)."""
-    return api.state()
+    """The game as a read of its facts shows it (the API's read keeps no state), but for the
+    seat links, which only a read (or the start) through the edit link answers."""
+    return {**api.state(), "seat_links": None}
 
 
 def play_round(api: Api, app: Flask, number: int, forget: bool) -> None:

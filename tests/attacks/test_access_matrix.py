@@ -1,6 +1,9 @@
 """The access matrix of the newer half: every table route, saved rule set route and restore,
 with every kind of link, answers the right status and never reads or writes across.
 
+Seat links too: a seat's link opens its own seat's page and API view, no game page or game
+route of the API, and no other game's seat.
+
 Kinds of link: the right edit link, the view link (where only the edit link may go), a wrong
 one, a replaced edit or view link, another table's, a game's and a saved rule set's link.
 A refused request changes no stored fact and shows nothing of the table it named.
@@ -18,11 +21,12 @@ from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.games import actions, house_rules
-from scorekeeper.models import CardTable, TablePlayer
+from scorekeeper.games import actions, house_rules, seat_links
+from scorekeeper.models import CardTable, Game, SeatLink, TablePlayer
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from scorekeeper.tables import links
+from tests.api.conftest import api_routes, rule_url
 from tests.figures import FIGURES
 from tests.tables.backups import backup_of, encoded, stored_facts, upload
 from tests.tables.helpers import open_table, start_at
@@ -267,3 +271,155 @@ def test_a_restore_never_writes_into_a_table_it_holds_no_links_of(
     refused = upload(client, encoded(backup))
     assert refused.status_code == 422
     assert stored_facts(app) == before
+
+
+# Seat links (issue 24.1): a seat link opens its own seat's page and API view, nothing else.
+GAME_PAGE_FILL = {"<int:number>": "1", "<role>": "view", "<int:table_id>": "1"}
+GAME_PAGE_FILL |= {"<int:player_id>": "1", "<int:ruleset_id>": "1"}
+
+
+@dataclass
+class Seated:
+    """Two games of no table: each seat's link, the games' own links, a replaced seat link."""
+
+    game: int
+    other: int
+    seats: dict[int, str]
+    others: dict[int, str]
+    edit: str
+    view: str
+    replaced: str
+
+
+@pytest.fixture
+def seated(app: Flask) -> Seated:
+    """Two games with their seat links; seat 1's first link of the first game replaced."""
+    with app.app_context():
+        game = actions.create_game(MAY_I, ["Anna", "Ben", "Carla"], 0)
+        other = actions.create_game(MAY_I, ["Zoe", "Yan"], 0)
+        old = seat_links.links_of(game.id)[1]
+        seat_links.rotate(game.id, 1)
+        db.session.commit()
+        made = Seated(
+            game.id,
+            other.id,
+            seat_links.links_of(game.id),
+            seat_links.links_of(other.id),
+            game.edit_token,
+            game.view_token,
+            old,
+        )
+        db.session.remove()
+    return made
+
+
+def _seat_facts(app: Flask) -> list[tuple[object, ...]]:
+    """Every seat link, call and game version stored: what a refused request must leave."""
+    with app.app_context():
+        rows = [
+            *db.session.execute(select(SeatLink.game_id, SeatLink.seat, SeatLink.token)).all(),
+            *db.session.execute(select(Game.id, Game.version)).all(),
+        ]
+        db.session.remove()
+    return [tuple(row) for row in rows]
+
+
+def _game_page_urls(app: Flask, game_id: int, token: str) -> list[tuple[str, str]]:
+    """Every page route under /g/<id>/<token>, GET and POST, filled in for this game."""
+    urls = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/g/"):
+            continue
+        url = rule.rule.replace("<int:game_id>", str(game_id)).replace("<token>", token)
+        for placeholder, value in GAME_PAGE_FILL.items():
+            url = url.replace(placeholder, value)
+        urls += [(method, url) for method in sorted((rule.methods or set()) & {"GET", "POST"})]
+    return urls
+
+
+def test_a_seat_link_opens_no_game_page_and_changes_nothing(
+    app: Flask, client: FlaskClient, seated: Seated
+) -> None:
+    before, facts = stored_facts(app), _seat_facts(app)
+    asked = 0
+    for token in seated.seats.values():
+        for method, url in _game_page_urls(app, seated.game, token):
+            response = client.open(url, method=method, data={"seat": "0", "points_0": "5"})
+            assert response.status_code == 404, (method, url)
+            assert "Anna" not in response.get_data(as_text=True)
+            asked += 1
+    assert stored_facts(app) == before and _seat_facts(app) == facts
+    FIGURES["access matrix:seat links on game pages"] += asked
+
+
+def test_a_seat_link_opens_no_game_route_of_the_api_and_changes_nothing(
+    app: Flask, client: FlaskClient, seated: Seated
+) -> None:
+    before, facts = stored_facts(app), _seat_facts(app)
+    asked = 0
+    for method, rule in api_routes(app):
+        if "game_id" not in rule.arguments or rule.endpoint.startswith("api.seat_"):
+            continue
+        url = rule_url(rule, seated.game)
+        for token in seated.seats.values():
+            headers = {"Authorization": f"Bearer {token}"}
+            response = client.open(url, method=method.upper(), json={}, headers=headers)
+            assert response.status_code == 401, (method, url, response.status_code)
+            assert "Anna" not in response.get_data(as_text=True)
+            asked += 1
+    assert stored_facts(app) == before and _seat_facts(app) == facts
+    FIGURES["access matrix:seat links on the API's game routes"] += asked
+
+
+SEAT_PAGES = ("", "/version?v=0&on=round", "/rules")
+
+
+def test_a_seat_page_opens_only_with_its_own_games_current_seat_link(
+    app: Flask, client: FlaskClient, seated: Seated
+) -> None:
+    facts = _seat_facts(app)
+    refused = {
+        "the game's edit": (seated.edit, 404),
+        "the game's view": (seated.view, 404),
+        "another game's seat": (seated.others[0], 404),
+        "wrong": ("x" * 32, 404),
+        "replaced seat": (seated.replaced, 410),
+    }
+    for path in SEAT_PAGES:
+        for kind, (token, status) in refused.items():
+            response = client.get(f"/s/{seated.game}/{token}{path}")
+            assert response.status_code == status, (kind, path)
+            assert "Anna" not in response.get_data(as_text=True), kind
+        assert client.get(f"/s/{seated.other}/{seated.seats[0]}{path}").status_code == 404
+        for token in seated.seats.values():
+            assert client.get(f"/s/{seated.game}/{token}{path}").status_code == 200
+    api = f"/api/v1/games/{seated.game}/seat"
+    for kind, (token, status) in refused.items():
+        response = client.get(api, headers={"Authorization": f"Bearer {token}"})
+        assert response.status_code == (401 if status == 404 else status), kind
+    for seat, token in seated.seats.items():
+        answer = client.get(api, headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 200 and answer.json["seat"] == seat
+    assert _seat_facts(app) == facts
+    FIGURES["access matrix:seat page requests"] += len(SEAT_PAGES) * (len(refused) + 4) + 8
+
+
+def test_only_the_edit_link_reads_or_replaces_seat_links(
+    app: Flask, client: FlaskClient, seated: Seated
+) -> None:
+    facts = _seat_facts(app)
+    url = f"/api/v1/games/{seated.game}"
+    for token in (seated.view, *seated.seats.values()):
+        shown = client.get(url, headers={"Authorization": f"Bearer {token}"})
+        assert shown.status_code in (200, 401) and not (shown.json or {}).get("seat_links")
+        page = client.get(f"/g/{seated.game}/{token}/share").get_data(as_text=True)
+        others = [seat for seat in seated.seats.values() if seat != token]
+        assert not any(seat in page for seat in others), token == seated.view
+        replaced = client.post(
+            f"{url}/seat-links/0", json={}, headers={"Authorization": f"Bearer {token}"}
+        )
+        assert replaced.status_code in (401, 403)
+        assert client.post(f"/g/{seated.game}/{token}/seat-links?seat=0").status_code in (403, 404)
+    assert _seat_facts(app) == facts
+    by_edit = client.get(url, headers={"Authorization": f"Bearer {seated.edit}"}).json
+    assert {link["seat"]: link["token"] for link in by_edit["seat_links"]} == seated.seats

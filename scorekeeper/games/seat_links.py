@@ -1,0 +1,113 @@
+"""A seat's own link: one per player of a game, opening that player's page (docs/RULES.md 11).
+
+As strong as the edit and view links (capability_links.new_token), compared in constant time,
+refused the same way (404 unknown, 410 replaced), and replaced the same way: the old one stops
+working at once. A seat link opens only its own seat's page and changes only that seat's facts.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from sqlalchemy import insert, select, update
+
+from ..capability_links import LARGEST_ID, REPLACED, LinkRefused, new_token
+from ..database import lock_game_row
+from ..extensions import db
+from ..models import Game, SeatLink, utcnow
+from ..rules.messages import N_, msg
+from .links import GameAccess
+
+NO_LINK = N_("Send the seat's link token in an Authorization: Bearer header.")
+UNKNOWN = N_("No seat of game %(id)s opens with that link.")
+
+
+@dataclass(frozen=True)
+class SeatAccess(GameAccess):
+    """Which game and seat a seat link opens: a view of the game (games.opening opens it as
+    any link's), and the one seat whose own facts it may change."""
+
+    seat: int = 0
+
+
+def create_for(game_id: int, seats: int) -> None:
+    """Give each seat of a new game its own link (the caller commits)."""
+    create_missing({game_id: seats})
+
+
+def create_missing(seats_of: dict[int, int]) -> None:
+    """A link for each seat of these games that has none yet (a new or restored game)."""
+    if not seats_of:
+        return
+    query = select(SeatLink.game_id, SeatLink.seat).where(SeatLink.game_id.in_(seats_of))
+    have = set(db.session.execute(query).tuples())
+    now = utcnow()
+    rows = [
+        {"game_id": game_id, "seat": seat, "token": new_token(), "created_at": now}
+        for game_id, count in seats_of.items()
+        for seat in range(count)
+        if (game_id, seat) not in have
+    ]
+    if rows:
+        db.session.execute(insert(SeatLink), rows)
+
+
+def links_of(game_id: int) -> dict[int, str]:
+    """Each seat's current link token, by seat."""
+    query = select(SeatLink.seat, SeatLink.token).where(
+        SeatLink.game_id == game_id, SeatLink.retired_at.is_(None)
+    )
+    return dict(db.session.execute(query.order_by(SeatLink.seat)).tuples().all())
+
+
+def open_seat(game_id: int, token: str | None, *, change: bool) -> SeatAccess:
+    """The seat a link opens; a change locks the game before anything reads it."""
+    if token is None:
+        raise LinkRefused(401, msg(NO_LINK))
+    if game_id > LARGEST_ID:
+        raise LinkRefused(404, msg(UNKNOWN, id=game_id))
+    if change:  # whatever the link turns out to be, as capability_links does
+        found = lock_game_row(game_id)
+        version = None if found is None else found.version
+    else:
+        version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    query = select(SeatLink.seat, SeatLink.token, SeatLink.retired_at)
+    rows = db.session.execute(query.where(SeatLink.game_id == game_id)).tuples().all()
+    seat, retired = _match(token, rows)
+    if seat is not None and version is not None:
+        return SeatAccess(game_id, token, "view", int(version), locked=change, seat=seat)
+    if retired:
+        raise LinkRefused(410, msg(REPLACED))
+    raise LinkRefused(404, msg(UNKNOWN, id=game_id))
+
+
+def _match(token: str, rows: Collection[tuple[int, str, object]]) -> tuple[int | None, bool]:
+    """The current seat this token is, and whether it was a replaced one: every row compared,
+    each in constant time, so the time says nothing of which seat or how much matched."""
+    seat, retired = None, False
+    given = token.encode()
+    for row_seat, row_token, retired_at in rows:
+        if secrets.compare_digest(given, row_token.encode()):
+            if retired_at is None:
+                seat = row_seat
+            else:
+                retired = True
+    return seat, retired
+
+
+def rotate(game_id: int, seat: int) -> str:
+    """Replace one seat's link; the old one answers 410 from now on (the caller holds the
+    game's lock and commits)."""
+    now = utcnow()
+    db.session.execute(
+        update(SeatLink)
+        .where(SeatLink.game_id == game_id, SeatLink.seat == seat, SeatLink.retired_at.is_(None))
+        .values(retired_at=now)
+    )
+    token = new_token()
+    db.session.execute(
+        insert(SeatLink), [{"game_id": game_id, "seat": seat, "token": token, "created_at": now}]
+    )
+    return token

@@ -1,0 +1,240 @@
+"""A seat's own page, through its seat link: this round, this player's buys, the standings, live.
+
+Its URLs are /s/<game_id>/<seat token>/…; a seat link opens nothing under /g/, and a game's
+links open nothing here. The share page lists each seat's link for the edit link's holder,
+who can replace it (`seat_links`).
+"""
+
+from __future__ import annotations
+
+from ipaddress import ip_address
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ..extensions import db
+from ..games import calls, seat_links
+from ..games.actions import CHOOSE_DISCARDER
+from ..games.calls import Call
+from ..games.opening import open_for_change, open_for_read, reread
+from ..games.refusals import status_of
+from ..games.seat_links import SeatAccess
+from ..rules.errors import RuleError
+from ..rules.game_state import GameState
+from ..rules.rules_card import rules_card, summary
+from .capability_links import LinkDoor
+from .links import GAME, current_access, protect
+from .live import out_of_band
+from .posted import posted_action_id, posted_int, posted_version
+from .rendering import after_change, field_errors, respond, unchanged, wants_fragment
+
+SEAT = "/s/<int:game_id>/<token>"
+PAGE = "seats/show.html"
+POLL = "seats.version"
+
+
+def _open(game_id: int, token: str, changing: bool) -> SeatAccess:
+    """Check the seat link: a view of the game (never its edit link) and the seat it opens."""
+    return seat_links.open_seat(game_id, token, change=changing)
+
+
+SEATS = LinkDoor(
+    id_name="game_id",
+    access_key="seat_access",
+    session_key="seats",
+    most=20,
+    page="seats.show",
+    share_page="seats.show",
+    opens=_open,
+    unremembered=(POLL,),
+)
+
+bp = Blueprint("seats", __name__, url_prefix=SEAT)
+SEATS.protect(bp)
+links_bp = Blueprint("seat_links", __name__, url_prefix=GAME)
+protect(links_bp)
+calls_bp = Blueprint("calls", __name__, url_prefix=GAME)
+protect(calls_bp)
+ROUND = "games/show.html"
+MAX_SEAT = 1_000  # far past any table; the rules say which seats play
+
+
+def seat_access() -> SeatAccess:
+    """The seat link this request opened (SEATS checked it before the view)."""
+    access = SEATS.access()
+    assert isinstance(access, SeatAccess)
+    return access
+
+
+def current_seat() -> int:
+    """The seat this request's link opens."""
+    return seat_access().seat
+
+
+def seat_state(game_id: int) -> GameState:
+    """The game's state at the version the seat link's check read (games.opening)."""
+    return open_for_read(game_id, seat_access())
+
+
+def screen(state: GameState) -> str:
+    """Which regions the seat page shows: a round being played, or a game over."""
+    return "round" if state.current is not None else "over"
+
+
+def regions(state: GameState) -> list[str]:
+    """The seat page's live regions for this state."""
+    header = ["games/_round_header.html"] if state.current is not None else []
+    return [*header, "seats/_seat.html", "games/_standings.html"]
+
+
+@bp.get("")
+def show(game_id: int) -> Response:
+    """The seat's page: this round's contract and deal, its own buys, the standings."""
+    state = seat_state(game_id)
+    return respond(PAGE, PAGE, state=state, seat=current_seat(), on=screen(state))
+
+
+@bp.get("/version")
+def version(game_id: int) -> Response:
+    """Answer "unchanged" while the game is, else every region of the seat page, up to date."""
+    seen = request.args.get("v", type=int)
+    if seen == seat_access().version:
+        return unchanged()
+    state = seat_state(game_id)
+    response = Response(status=200, mimetype="text/html")
+    response.headers["Vary"] = "HX-Request"
+    if request.args.get("on") != screen(state):
+        response.headers["HX-Refresh"] = "true"  # the round ended or an undo reopened it
+        return response
+    context = {"state": state, "seat": current_seat(), "on": screen(state)}
+    parts = [render_template(name, **context) for name in regions(state)]
+    body = render_template("seats/_poller.html", **context) + "".join(map(out_of_band, parts))
+    response.set_data(body)
+    return response
+
+
+@bp.post("/calls")
+def call(game_id: int) -> Response:
+    """Call "May I?" from this seat's phone: a request the scorekeeper sees at once, or the
+    rules' reason it is refused; a second tap while the call is open calls once."""
+    state, seat = open_for_change(game_id, seat_access()), current_seat()
+    try:
+        calls.call(state, seat)
+    except RuleError as error:
+        errors = next(iter(field_errors(error, state.rules).values()))
+        context = {"seat": seat, "on": screen(state), "call_errors": errors}
+        return respond(PAGE, "seats/_seat.html", status_of(error), state=state, **context)
+    if not wants_fragment():
+        return redirect(url_for("seats.show", game_id=game_id), code=303)
+    fresh = reread(game_id)
+    return respond(PAGE, "seats/_seat.html", state=fresh, seat=seat, on=screen(fresh))
+
+
+@bp.get("/rules")
+def rules(game_id: int) -> Response:
+    """The rules card of the game, with the way back to the seat's page."""
+    state = seat_state(game_id)
+    return respond(
+        "rules/card.html",
+        "rules/card.html",
+        rules=state.rules,
+        sections=rules_card(state.rules),
+        card_summary=summary(state.rules),
+        back=url_for("seats.show", game_id=game_id),
+    )
+
+
+@links_bp.post("/seat-links")
+def replace(game_id: int) -> Response:
+    """Replace one seat's link (edit link only); whoever holds the old one is locked out.
+
+    The seat is in the URL's query (`?seat=N`): the share page's card posts no field of its own.
+    """
+    if not current_access().can_edit:
+        abort(403)
+    raw = request.args.get("seat", "")
+    seat = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None
+    if seat is None or seat not in seat_links.links_of(game_id):
+        abort(404)
+    seat_links.rotate(game_id, seat)
+    db.session.commit()
+    return redirect(url_for("links.show", game_id=game_id) + "#seat-links", code=303)
+
+
+def _calls_refused(state: GameState, error: RuleError) -> Response:
+    """The calls region with the refusal (nothing was written)."""
+    errors = field_errors(error, state.rules)
+    return respond(ROUND, "seats/_calls.html", status_of(error), state=state, call_errors=errors)
+
+
+@calls_bp.post("/calls/rule")
+def rule(game_id: int) -> Response:
+    """Say who gets the discard among the seats that called (the arbiter, docs/RULES.md 4)."""
+    state = open_for_read(game_id, current_access())
+    try:
+        discarder = posted_int("discarder", high=MAX_SEAT)
+        if discarder is None:
+            raise RuleError(CHOOSE_DISCARDER, field="discarder")
+        ruling = calls.rule(state, discarder, bool(request.form.get("turn_player_draws")))
+    except RuleError as error:
+        return _calls_refused(state, error)
+    return respond(ROUND, "seats/_calls.html", state=state, ruling=ruling, discarder=discarder)
+
+
+@calls_bp.post("/calls/record")
+def record(game_id: int) -> Response:
+    """Record the buy of a seat that called, with one tap, and close the round's calls."""
+    state = open_for_change(game_id, current_access())
+    try:
+        seat = posted_int("seat", high=MAX_SEAT)
+        changed = calls.record(
+            state, -1 if seat is None else seat, posted_action_id(), posted_version()
+        )
+    except RuleError as error:
+        return _calls_refused(state, error)
+    location = url_for("games.show", game_id=game_id)
+    return after_change(location, "seats/_calls.html", changed, recorded=seat)
+
+
+@calls_bp.post("/calls/dismiss")
+def dismiss(game_id: int) -> Response:
+    """Close the round's calls without a buy; each caller's phone says so."""
+    state = open_for_change(game_id, current_access())
+    current = state.current
+    calls.dismiss(game_id, None if current is None else current.number)
+    changed = reread(game_id)
+    return after_change(url_for("games.show", game_id=game_id), "seats/_calls.html", changed)
+
+
+@bp.app_template_global()
+def open_calls_of(state: GameState) -> list[Call]:
+    """The round's open calls, for the scorekeeper's round screen."""
+    current = state.current
+    return calls.open_calls(state.facts.id, None if current is None else current.number)
+
+
+@bp.app_template_global()
+def seat_call_of(state: GameState, seat: int) -> Call | None:
+    """A seat's newest call this round, for its own page."""
+    current = state.current
+    return calls.latest_call(state.facts.id, None if current is None else current.number, seat)
+
+
+@bp.app_template_global()
+def seat_links_of(game_id: int) -> dict[int, str]:
+    """Each seat's link token, for the share page of the game's edit link."""
+    return seat_links.links_of(game_id)
+
+
+@bp.app_template_global()
+def only_on_local_network(url: str) -> bool:
+    """Whether a link's host is a private (LAN) address, which no phone from afar can open."""
+    host = urlsplit(url).hostname or ""
+    if host.endswith((".local", ".lan", ".home.arpa")):
+        return True
+    try:
+        address = ip_address(host)
+    except ValueError:
+        return False
+    return address.is_private and not address.is_loopback

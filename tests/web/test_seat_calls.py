@@ -1,0 +1,190 @@
+""" "May I?" from a seat's phone (issue 24.3): a call shows on the scorekeeper's round screen at
+once, the arbiter decides among several, one tap records the buy, a refused call says why at the
+caller's phone, calls close when recorded or dismissed, and nothing is bought without the
+scorekeeper. On both databases, and two seats calling at once both land."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.games import seat_links
+from scorekeeper.models import Buy, Game, SeatCall
+from tests.conftest import LiveGame, Table, at_once
+from tests.web.test_concurrency import OPENER
+from tests.web.test_games import HX, text
+
+pytestmark = pytest.mark.storage
+
+PLAYERS = ["Anna", "Ben", "Carla", "Dan"]  # Anna deals round 1: Ben plays first
+
+
+def tokens(app: Flask, game_id: int = 1) -> dict[int, str]:
+    with app.app_context():
+        found = seat_links.links_of(game_id)
+        db.session.remove()
+        return found
+
+
+def count(app: Flask, model: type, *where: object) -> int:
+    with app.app_context():
+        found = db.session.scalar(select(func.count()).select_from(model).where(*where)) or 0
+        db.session.remove()
+        return found
+
+
+def version(app: Flask) -> int:
+    with app.app_context():
+        found = db.session.scalar(select(Game.version).where(Game.id == 1)) or 0
+        db.session.remove()
+        return found
+
+
+def call(table: Table, app: Flask, seat: int) -> str:
+    """Tap "May I?" on a seat's page (htmx); the seat region answered."""
+    response = table.client.post(f"/s/1/{tokens(app)[seat]}/calls", headers=HX)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return text(response.get_data(as_text=True))
+
+
+def seat_page(table: Table, app: Flask, seat: int) -> str:
+    return text(table.client.get(f"/s/1/{tokens(app)[seat]}").get_data(as_text=True))
+
+
+def test_a_call_shows_on_the_round_screen_at_once_and_buys_nothing(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)
+    before = version(app)
+    said = call(table, app, 2)
+    assert "You called “May I?”: the scorekeeper decides." in said
+    assert count(app, Buy) == 0 and count(app, SeatCall) == 1
+    assert version(app) == before + 1  # every phone's poll sees it within 2 s
+    poll = table.client.get(f"{table.url}/version?v={before}&on=round", headers=HX)
+    polled = poll.get_data(as_text=True)
+    assert 'id="calls"' in polled and "Record the buy for Carla" in polled
+    round_screen = table.client.get(table.url).get_data(as_text=True)
+    assert "Calls from the phones" in round_screen
+    assert "Carla: “May I?”" in text(round_screen) and 'data-testid="call-2"' in round_screen
+    with app.app_context():
+        view = db.session.get(Game, 1).view_token  # type: ignore[union-attr]
+    by_view = table.client.get(f"/g/1/{view}").get_data(as_text=True)
+    assert "Record the buy" not in by_view and "Calls from the phones" not in by_view
+
+
+def test_a_double_tap_calls_once(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    call(table, app, 2)
+    call(table, app, 2)
+    assert count(app, SeatCall) == 1
+
+
+def test_one_tap_records_the_buy_of_the_one_who_called(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    call(table, app, 3)
+    recorded = table.client.post(
+        f"{table.url}/calls/record", data={"seat": "3", "action_id": "r1"}, headers=HX
+    )
+    assert recorded.status_code == 200
+    assert "Buy recorded for Dan." in text(recorded.get_data(as_text=True))
+    assert count(app, Buy, Buy.seat == 3) == 1
+    assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 0
+    again = table.client.post(f"{table.url}/calls/record", data={"seat": "3", "action_id": "r1"})
+    assert again.status_code == 303 and count(app, Buy) == 1  # the same tap records once
+    assert "Your buy is recorded." in seat_page(table, app, 3)
+    assert "1 buy this round · 2 buys left" in seat_page(table, app, 3)
+
+
+def test_the_arbiter_decides_among_several_callers(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    for seat in (1, 3):
+        call(table, app, seat)
+    page = text(table.client.get(table.url).get_data(as_text=True))
+    assert "Ben: “May I?”" in page and "Dan: “May I?”" in page and "Who gets the card?" in page
+    # Carla discarded: Dan sits next after her, then Ben.
+    ruled = table.client.post(f"{table.url}/calls/rule", data={"discarder": "2"}, headers=HX)
+    said = text(ruled.get_data(as_text=True))
+    assert "Dan gets the card." in said and "Record the buy for Dan" in said
+    assert count(app, Buy) == 0  # a ruling records nothing
+    table.client.post(f"{table.url}/calls/record", data={"seat": "3"})
+    assert count(app, Buy, Buy.seat == 3) == 1 and count(app, Buy) == 1
+    assert "Another player got the card." in seat_page(table, app, 1)
+    assert "Your buy is recorded." in seat_page(table, app, 3)
+
+
+def test_a_buy_is_recorded_only_for_a_seat_that_called(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    call(table, app, 1)
+    refused = table.client.post(f"{table.url}/calls/record", data={"seat": "2"}, headers=HX)
+    assert refused.status_code == 422
+    assert "Carla has not called." in text(refused.get_data(as_text=True))
+    assert count(app, Buy) == 0
+
+
+def test_dismissing_closes_the_calls_and_tells_the_callers(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    call(table, app, 1)
+    before = version(app)
+    dismissed = table.client.post(f"{table.url}/calls/dismiss", headers=HX)
+    assert dismissed.status_code == 200
+    assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 0 and count(app, Buy) == 0
+    assert version(app) == before + 1
+    assert "The scorekeeper dismissed the call." in seat_page(table, app, 1)
+    assert "May I?" in seat_page(table, app, 1)  # it may call again
+
+
+def test_a_call_the_rules_refuse_is_refused_at_the_callers_phone(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    for _ in range(3):
+        table.buy("Ben")  # May I? allows 3 a round
+    before = version(app)
+    refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls", headers=HX)
+    assert refused.status_code == 422
+    assert "The limit of 3 buys per round is reached." in text(refused.get_data(as_text=True))
+    assert count(app, SeatCall) == 0 and version(app) == before
+
+
+def test_only_the_edit_link_records_rules_or_dismisses(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    call(table, app, 1)
+    with app.app_context():
+        view = db.session.get(Game, 1).view_token  # type: ignore[union-attr]
+    for path, data in (
+        ("/calls/record", {"seat": "1"}),
+        ("/calls/rule", {"discarder": "0"}),
+        ("/calls/dismiss", {}),
+    ):
+        assert table.client.post(f"/g/1/{view}{path}", data=data).status_code == 403
+        assert table.client.post(f"/g/1/{tokens(app)[1]}{path}", data=data).status_code == 404
+    assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 1 and count(app, Buy) == 0
+
+
+def test_two_seats_calling_at_once_both_land(live_game: LiveGame) -> None:
+    with live_game.app.app_context():
+        links = seat_links.links_of(live_game.game_id)
+        db.session.remove()
+
+    def send(seat: int) -> int:
+        url = f"{live_game.base}/s/{live_game.game_id}/{links[seat]}/calls"
+        try:
+            with OPENER.open(urllib.request.Request(url, data=b""), timeout=30) as answer:
+                return int(answer.status)
+        except urllib.error.HTTPError as answer:
+            return int(answer.code)
+
+    assert at_once(send, [1, 2, 3, 3]) == [303] * 4
+    assert live_game.count(SeatCall) == 3  # seat 3 tapped twice: one call
+    assert sorted(seat for (seat,) in _seats(live_game)) == [1, 2, 3]
+    assert live_game.count(Buy) == 0
+
+
+def _seats(live_game: LiveGame) -> list[tuple[int]]:
+    with live_game.app.app_context():
+        rows = db.session.execute(select(SeatCall.seat)).tuples().all()
+        db.session.remove()
+        return list(rows)
