@@ -39,12 +39,11 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
-    cutter = state.cutter_of(number)
-    bonus = state.rules.scoring.cut_bonus
+    cutter = state.cutter_of(number)  # None in a game without a cut bonus
     form_class = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,
-        None if cutter is None or bonus <= 0 else (cutter, state.names[cutter], bonus),
+        None if cutter is None else (cutter, state.names[cutter], state.rules.scoring.cut_bonus),
     )
     form = form_class(formdata=None) if fresh else form_class()
     if fresh or request.method == "GET":
