@@ -9,9 +9,9 @@ from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from ..games import round_end
 from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import Conflict
+from ..games.round_end import Unconfirmed, record_result
 from ..games.spoken_numbers import number_words
 from ..games.undone import undone_round_end
 from ..i18n import current_locale, translate
@@ -20,6 +20,7 @@ from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledgement
 from ..rules.messages import Message
 from ..rules.quick_entry import MAX_TEXT, read_round
+from ..rules.round_end import Hand, hand_refusals, setup_for
 from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
@@ -128,7 +129,7 @@ def _page(
 
 def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | None]:
     """The running sum of each hand's tapped cards, from the rules engine."""
-    setup = round_end.setup_for(state, number)
+    setup = setup_for(state, number)
     sums: dict[int, int | None] = {}
     for seat in _seats(state, number):
         counts = getattr(form, f"cards_{seat}").data or {}
@@ -231,11 +232,11 @@ def update(game_id: int, number: int) -> Response:
     # Only "Save anyway" sends this: the warnings it was shown, which must still be the ones.
     confirmed = request.form.get("confirm_warnings", "")
     try:
-        round_end.record_result(
+        record_result(
             state, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
             confirmed,
         )  # fmt: skip
-    except round_end.Unconfirmed as unconfirmed:
+    except Unconfirmed as unconfirmed:
         return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
         state = open_for_read(game_id, current_access())
@@ -267,13 +268,13 @@ def _went_out(form: FlaskForm) -> int | None:
     return None if form.went_out.data == STOCK else int(form.went_out.data)
 
 
-def _hands(state: GameState, number: int, form: FlaskForm) -> dict[int, round_end.Hand]:
+def _hands(state: GameState, number: int, form: FlaskForm) -> dict[int, Hand]:
     """Each hand as entered; those whose fields hold no well-formed value are left out."""
     hands = {}
     for seat in _seats(state, number):
         points, cards = getattr(form, f"points_{seat}"), getattr(form, f"cards_{seat}")
         if not points.errors and not cards.errors:
-            hands[seat] = round_end.Hand(points=points.data, counts=cards.data or None)
+            hands[seat] = Hand(points=points.data, counts=cards.data or None)
     return hands
 
 
@@ -288,7 +289,7 @@ def _attach_hand_refusals(
 ) -> None:
     """Show every hand's refusal with the form's other errors, not only the first one found."""
     hands = _hands(state, number, form)
-    refusals = round_end.hand_refusals(state, number, went_out, hands, _cut_seat(form))
+    refusals = hand_refusals(state, number, went_out, hands, _cut_seat(form))
     for seat, error in refusals.items():
         # A hand whose field is refused already says that first.
         if seat in hands and not getattr(form, f"points_{seat}").errors:
