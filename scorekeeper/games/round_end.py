@@ -4,6 +4,7 @@ with its history entry in one transaction."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..extensions import db
 from ..rules.errors import RuleError
@@ -13,7 +14,16 @@ from ..rules.messages import N_, msg
 from ..rules.round_end import Hand, checked_end, end_warnings
 from . import history, links
 from .actions import check_consistent, round_record
+from .opening import changed
 from .refusals import Conflict
+
+
+class Recorded(NamedTuple):
+    """A saved round's end: the game's state after it (None for a repeated action id), and
+    the warnings the table saw."""
+
+    state: GameState | None
+    warnings: tuple[HandWarning, ...]
 
 
 class Unconfirmed(RuleError):
@@ -34,15 +44,16 @@ def record_result(
     action_id: str | None = None,
     base_version: int | None = None,
     confirmed: bool | str = True,
-) -> tuple[HandWarning, ...]:
-    """Record or correct how a round ended; returns its warnings (a zero, a high hand).
+) -> Recorded:
+    """Record or correct how a round ended; answers the new state and its warnings (a zero,
+    a high hand).
 
     `confirmed` True saves whatever the warnings; False or a form's token saves only when
     there are none or the token acknowledges exactly these, else raises Unconfirmed.
     Every refusal comes before anything is read from storage beyond `state`.
     """
     if history.already_done(state.facts, action_id):
-        return ()
+        return Recorded(None, ())
     if base_version is not None and history.changes_since(state.facts, base_version, number):
         message = msg(
             N_(
@@ -61,7 +72,6 @@ def record_result(
     record_ = stored or round_record(game, state.current)
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
-    check_consistent(game)
     history.record(
         game,
         "result",
@@ -70,5 +80,9 @@ def record_result(
         before=before,
         after=history.snapshot(record_),
     )
+    # The new facts read back once, before the commit: the rules check the whole game again
+    # (a correction can change later rounds), and the state they make is the answer.
+    after = check_consistent(game)
     db.session.commit()
-    return warnings
+    changed(after)
+    return Recorded(after, warnings)

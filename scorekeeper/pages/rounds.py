@@ -231,6 +231,7 @@ def update(game_id: int, number: int) -> Response:
     correcting = record is not None and bool(record.results)
     # Only "Save anyway" sends this: the warnings it was shown, which must still be the ones.
     confirmed = request.form.get("confirm_warnings", "")
+    # A refusal changed nothing: `state`, read with the lock, is the game as it stands now.
     try:
         record_result(
             state, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
@@ -239,12 +240,10 @@ def update(game_id: int, number: int) -> Response:
     except Unconfirmed as unconfirmed:
         return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
-        state = open_for_read(game_id, current_access())
         form = _form_for(state, number, fresh=True)
         form.form_errors.append(translate(error.message))
         return _page(state, number, form, 409)
     except RuleError as error:
-        state = open_for_read(game_id, current_access())
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form, went_out)
         return _page(state, number, form, 422)
