@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event, insert, text
 
 from scorekeeper.extensions import db
+from scorekeeper.kept import EXTENSION
 from scorekeeper.models import (
     Buy,
     CardTable,
@@ -343,7 +344,7 @@ def test_a_round_change_reads_the_facts_only_at_a_version_not_kept(
         table.buy("Ben")
         table.buy("Carla")  # from the state the first buy kept
     assert not [statement for statement, _ in sent if "FROM seat" in statement]
-    app.extensions.pop("scorekeeper.kept_states")  # as on a process that saw neither
+    app.extensions.pop(EXTENSION)  # as on a process that saw neither
     with statements(app) as sent:
         table.buy("Dan")
     assert len([statement for statement, _ in sent if "FROM seat" in statement]) == 1
