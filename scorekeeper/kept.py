@@ -61,12 +61,12 @@ class Weighed(LRUCache[Key, Entry]):
         self.weights = dict.fromkeys(shares, 0)
         self._kinds: dict[object, OrderedDict[Key, int]] = {kind: OrderedDict() for kind in shares}
 
-    def __getitem__(self, key: Key) -> Entry:  # type: ignore[override]
+    def __getitem__(self, key: Key) -> Entry:
         entry = super().__getitem__(key)
         self._kinds[key[0]].move_to_end(key)
         return entry
 
-    def __setitem__(self, key: Key, entry: Entry) -> None:  # type: ignore[override]
+    def __setitem__(self, key: Key, entry: Entry) -> None:
         kind = str(key[0])
         if key in self:
             del self[key]
@@ -77,7 +77,7 @@ class Weighed(LRUCache[Key, Entry]):
         own[key] = entry.weight
         self.weights[kind] += entry.weight
 
-    def __delitem__(self, key: Key) -> None:  # type: ignore[override]
+    def __delitem__(self, key: Key) -> None:
         super().__delitem__(key)  # also how LRUCache.popitem drops an entry
         self.weights[str(key[0])] -= self._kinds[key[0]].pop(key)
 
