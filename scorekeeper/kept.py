@@ -36,7 +36,7 @@ from .rules.game_state import GameState
 from .rules.stats import PlayedGame
 
 STATE, REGION, SCORED = "state", "region", "scored"
-BUDGET = 56 * 1024  # units of about 1 KB: some 60 MB at most per process
+BUDGET = 56 * 1024  # units of about 1 KB pickled (what was measured; more in memory)
 SHARES = {STATE: 4096, REGION: 4096, SCORED: 50_000}
 STATE_WEIGHT = 8
 EXTENSION = "scorekeeper.kept"  # the app's one cache, in app.extensions
