@@ -25,6 +25,7 @@ LEVEL = 6
 KEPT_URLS = 64  # static URLs kept per app: a few files under a prefix or two
 
 
+# Not game data: a static file's hash per version of the file (a few dozen files).
 @lru_cache(maxsize=256)
 def _file_hash(path: str, _mtime_ns: int) -> str:
     """The first 12 hex digits of a file's SHA-256 (keyed by mtime, so an edit rehashes)."""
@@ -82,6 +83,7 @@ def _cache_forever(response: Response) -> Response:
     return response
 
 
+# Not game data: a static file gzipped per version (a few dozen files, 100 KB or so each).
 @lru_cache(maxsize=128)
 def _compressed_file(path: str, _mtime_ns: int) -> bytes:
     """A static file gzipped once per version, not on every request."""

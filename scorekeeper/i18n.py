@@ -126,6 +126,7 @@ def number_text(value: object) -> str:
     return str(format_number(value))
 
 
+# Not game data: a number as a language writes it, the same in every game; a few hundred KB.
 @lru_cache(maxsize=4096)
 def _whole_number(value: int, locale: str) -> str:
     return format_decimal(value, locale=locale)
@@ -141,6 +142,7 @@ def short_time(moment: datetime) -> str:
     return _clock(locale, local.hour, local.minute)
 
 
+# Not game data: one answer per language (four, and a few more asked for).
 @lru_cache(maxsize=8)
 def _reads_the_clock_alone(locale: str) -> bool:
     """Whether the language's short time shows only hour and minute (no seconds, no zone)."""
@@ -148,6 +150,7 @@ def _reads_the_clock_alone(locale: str) -> bool:
     return all(kind != "field" or value[0] in CLOCK_FIELDS for kind, value in tokens)
 
 
+# Not game data: each minute of the clock per language, the four languages at most.
 @lru_cache(maxsize=4 * 24 * 60)
 def _clock(locale: str, hour: int, minute: int) -> str:
     return dates.format_time(time(hour, minute), "short", locale=locale)

@@ -14,6 +14,7 @@ MIGRATIONS = str(Path(__file__).parent / "migrations")
 VERSIONS = table("alembic_version", column("version_num"))
 
 
+# Not game data: the migrations shipped with the code, one directory.
 @lru_cache(maxsize=1)
 def _scripts() -> ScriptDirectory:
     """The migrations, read once per process (a health check asks often)."""

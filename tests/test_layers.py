@@ -31,7 +31,7 @@ LAYERS = {
     "rules": RULES,
     **dict.fromkeys(
         [
-            *("extensions", "config", "database", "models", "i18n", "collation", "recent"),
+            *("extensions", "config", "database", "models", "i18n", "collation", "kept"),
             *("schema", "database_copies", "instance_backup", "upgrades", "write_turns"),
         ],
         INFRASTRUCTURE,
@@ -191,15 +191,59 @@ def test_the_front_doors_read_no_game_through_the_orm(path: Path) -> None:
     ]
 
 
-def test_only_the_opening_keeps_states() -> None:
-    """The kept states are read and filled in one place: games/opening.py (and their own
-    module, games/state.py)."""
-    users = {
+# Who keeps game data: the one cache (kept.py) and the three modules that call into it for
+# their kind (a game's states, the sheet's regions, the record's scored games).
+KEEPERS = {"kept.py", "games/opening.py", "pages/kept_regions.py", "tables/record.py"}
+# The memoizers of what is no game data: rule text, words and numbers, files, models, names.
+MEMOIZERS = {
+    *("games/state.py", "i18n.py", "assets.py", "collation.py", "schema.py", "api/reading.py"),
+    *("rules/ruleset_json.py", "tables/backup_rows.py"),
+}
+
+
+def keeps_game_data(path: Path, source: str) -> bool:
+    """Whether a module imports the one cache, or a least-recently-used map of its own."""
+    imports = imported(path, source)
+    kept = any(target == "scorekeeper.kept" for _line, target in imports)
+    return kept or "cachetools" in source or "OrderedDict" in source
+
+
+def test_only_the_one_cache_and_its_callers_keep_game_data() -> None:
+    """States, regions and scored games live in kept.py alone; the opening, the sheet's
+    regions and the record call into it, and nothing else keeps a game."""
+    keepers = {
         str(path.relative_to(PACKAGE))
         for path in MODULES
-        if "kept_states" in path.read_text() or "KeptStates(" in path.read_text()
+        if keeps_game_data(path, path.read_text())
     }
-    assert users <= {"games/opening.py", "games/state.py"}
+    assert keepers == KEEPERS
+    assert not (PACKAGE / "recent.py").exists()
+
+
+def test_each_memoizer_keeps_no_game_data_and_says_why_with_a_bound() -> None:
+    """A functools cache only where listed, each bounded, each with the line above it saying
+    why it is no game data (which goes into the one cache)."""
+    found = set()
+    for path in MODULES:
+        lines = path.read_text().splitlines()
+        for number, line in enumerate(lines):
+            if "_cache(" in line or line.strip() in ("@cache", "@functools.cache"):
+                if not line.lstrip().startswith("@"):
+                    continue
+                where = str(path.relative_to(PACKAGE))
+                found.add(where)
+                assert "maxsize=" in line and "maxsize=None" not in line, f"{where}: {line}"
+                assert lines[number - 1].startswith("# Not game data:"), f"{where}: {line}"
+    assert found <= MEMOIZERS
+
+
+def test_a_map_of_a_module_of_its_own_is_caught() -> None:
+    here = PACKAGE / "games" / "links.py"
+    assert keeps_game_data(here, "from collections import OrderedDict")
+    assert keeps_game_data(here, "from cachetools import LRUCache")
+    assert keeps_game_data(here, "from ..kept import keep_state")
+    assert keeps_game_data(PACKAGE / "cli.py", "from .kept import keep_state")
+    assert not keeps_game_data(here, "from functools import lru_cache")
 
 
 def test_the_rules_engine_derives_a_state_from_facts_alone() -> None:

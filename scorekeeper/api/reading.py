@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from flask import current_app, request
@@ -88,7 +88,8 @@ def _tagged(model: Any) -> bool:
     return any(isinstance(item, Discriminator) for item in metadata)
 
 
-@cache
+# Not game data: one pydantic adapter per request model, a fixed set of classes.
+@lru_cache(maxsize=128)
 def _adapter(model: Any) -> TypeAdapter[Any]:
     return TypeAdapter(model)
 

@@ -130,15 +130,13 @@ def seat_calls_create(game_id: int) -> tuple[Response, int]:
     opened = open_seat(game_id, change=True)
     read(CallRequest)
     state = open_for_change(game_id, opened)
-    made, new = calls.call(state, opened.seat)
-    return answer(SeatCall.of(made, state.names), 201 if new else 200)
+    made = calls.call(state, opened.seat)
+    return answer(SeatCall.of(made.call, state.names), 201 if made.new else 200)
 
 
 def _open_calls(state: GameState) -> list[SeatCall]:
     """The open calls of the game's round now, by the callers' names."""
-    current = state.current
-    waiting = calls.open_calls(state.facts.id, None if current is None else current.number)
-    return [SeatCall.of(made, state.names) for made in waiting]
+    return [SeatCall.of(made, state.names) for made in calls.open_calls(state)]
 
 
 def _calls_answer(waiting: list[SeatCall]) -> tuple[Response, int]:
@@ -168,9 +166,7 @@ def calls_dismiss(game_id: int) -> tuple[Response, int]:
     """Close the round's open calls without a buy; the callers' phones say so."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     read(Action)
-    current = state.current
-    calls.dismiss(game_id, None if current is None else current.number)
-    return _calls_answer(_open_calls(state))
+    return _calls_answer(_open_calls(calls.dismiss(state)))
 
 
 def register(bp: Blueprint, game: str) -> None:

@@ -11,6 +11,7 @@ from ..extensions import db
 from ..models import Change, Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.errors import RuleError
+from ..rules.game_facts import CallFacts
 from ..rules.game_state import CurrentRound, GameState
 from ..rules.messages import N_, Message, msg
 from ..rules.player_names import clean_name, name_key
@@ -97,11 +98,13 @@ def record_buy(
     action_id: str | None = None,
     base_version: int | None = None,
     bought_above: int | None = None,
+    calls: tuple[CallFacts, ...] | None = None,
 ) -> GameState:
     """Record a "May I?" buy, unless the rules refuse it (caps; twice in one chain).
 
     `state` is the game's at the version read with its lock (games/writes.py); every change
     here answers the state it makes, which is `state` itself when nothing was recorded.
+    `calls`: the open calls left once the caller closed the round's (games/calls.record).
     """
     if history.already_done(state.facts, action_id):
         return state
@@ -112,7 +115,9 @@ def record_buy(
         raise RuleError(refusal, field="seat")
     record_ = writes.add_buy(writes.round_to_change(state), seat)
     buy_id = record_.buys[-1].id
-    return writes.commit(state, record_, "buy", action_id, seat=seat, after={"buy_id": buy_id})
+    return writes.commit(
+        state, record_, "buy", action_id, calls=calls, seat=seat, after={"buy_id": buy_id}
+    )
 
 
 def buy_refused(

@@ -1,14 +1,19 @@
 """ "May I?" called from a seat's phone: a stored request until the scorekeeper records or
 dismisses it; nothing is bought without the scorekeeper (docs/RULES.md 11).
 
-A call bumps the game's version without a history entry (it is no fact of the game), so every
-phone's poll sees it at once; recording one is the Buy button's own change (actions.record_buy),
-which closes the round's open calls in the same transaction.
+A call bumps the game's version without a history entry (it is no fact of the game's play),
+so every phone's poll sees it at once; recording one is the Buy button's own change
+(actions.record_buy), which closes the round's open calls in the same transaction. The open
+calls are among the game's facts (GameFacts.calls, read by games/facts.py), so a kept state
+holds them; each write here answers the new state (`dataclasses.replace` of its facts, nothing
+read again), kept for its version as games/writes.py keeps a buy's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import insert, select, update
 
@@ -16,10 +21,12 @@ from ..extensions import db
 from ..models import Game, SeatCall, utcnow
 from ..rules.arbiter import BuyRuling
 from ..rules.errors import RuleError
+from ..rules.game_facts import CallFacts, GameFacts
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
-from . import actions, history
+from . import actions, history, opening
 from .may_i import rule_on_call
+from .state import game_state
 
 RECORDED, PASSED, DISMISSED = "recorded", "passed", "dismissed"
 NOT_CALLED = N_("%(name)s has not called.")
@@ -36,20 +43,31 @@ class Call:
     outcome: str | None
 
 
+class Called(NamedTuple):
+    """A seat's call, the game's state after it, and whether it is new (not open already)."""
+
+    call: Call
+    state: GameState
+    new: bool
+
+
 def _as_call(row: SeatCall) -> Call:
     return Call(row.id, row.seat, row.round_number, row.closed_at is None, row.outcome)
 
 
-def open_calls(game_id: int, round_number: int | None) -> list[Call]:
-    """The round's calls no one has acted on yet, first called first."""
-    if round_number is None:
-        return []
-    query = select(SeatCall).where(
-        SeatCall.game_id == game_id,
-        SeatCall.round_number == round_number,
-        SeatCall.closed_at.is_(None),
-    )
-    return [_as_call(row) for row in db.session.scalars(query.order_by(SeatCall.id))]
+def _open(made: CallFacts) -> Call:
+    return Call(made.id, made.seat, made.round_number, True, None)
+
+
+def _waiting(state: GameState) -> tuple[CallFacts, ...]:
+    """The open calls of the round being played, from the facts."""
+    current = state.current
+    return state.facts.open_calls(None if current is None else current.number)
+
+
+def open_calls(state: GameState) -> list[Call]:
+    """The round's calls no one has acted on yet, first called first (no query: the facts)."""
+    return [_open(made) for made in _waiting(state)]
 
 
 def latest_call(game_id: int, round_number: int | None, seat: int) -> Call | None:
@@ -65,9 +83,9 @@ def latest_call(game_id: int, round_number: int | None, seat: int) -> Call | Non
     return None if row is None else _as_call(row)
 
 
-def call(state: GameState, seat: int) -> tuple[Call, bool]:
+def call(state: GameState, seat: int) -> Called:
     """Call "May I?" for a seat (its game locked); refused with the rules' reason. A seat
-    with a call open already calls once: that call, and False for "nothing new"."""
+    with a call open already calls once: that call, the state as it is, and "nothing new"."""
     current = state.current
     if current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
@@ -76,24 +94,19 @@ def call(state: GameState, seat: int) -> tuple[Call, bool]:
     refusal = actions.buy_refused(state, current, seat)
     if refusal is not None:
         raise RuleError(refusal, field="seat")
-    game_id = state.facts.id
-    waiting = [made for made in open_calls(game_id, current.number) if made.seat == seat]
+    waiting = [made for made in _waiting(state) if made.seat == seat]
     if waiting:
-        return waiting[0], False
-    row = {"game_id": game_id, "round_number": current.number, "seat": seat}
-    db.session.execute(insert(SeatCall), [row | {"created_at": utcnow()}])
-    _bump(game_id)
-    db.session.commit()
-    called = latest_call(game_id, current.number, seat)
-    assert called is not None
-    return called, True
+        return Called(_open(waiting[0]), state, False)
+    game = state.facts
+    row = {"game_id": game.id, "round_number": current.number, "seat": seat}
+    inserted = db.session.connection().execute(insert(SeatCall), row | {"created_at": utcnow()})
+    made = CallFacts(int(inserted.inserted_primary_key[0]), seat, current.number)
+    return Called(_open(made), _commit(state, (*game.calls, made)), True)
 
 
 def rule(state: GameState, discarder: int, turn_player_draws: bool) -> BuyRuling:
     """The arbiter's ruling among this round's open calls (docs/RULES.md 4)."""
-    current = state.current
-    number = None if current is None else current.number
-    callers = [made.seat for made in open_calls(state.facts.id, number)]
+    callers = [made.seat for made in _waiting(state)]
     return rule_on_call(state, discarder, callers, turn_player_draws)
 
 
@@ -112,28 +125,32 @@ def record(
     scorekeeper's to give, and the open calls close all the same."""
     if history.already_done(state.facts, action_id):
         return state  # a second tap of the same button: recorded once, calls closed then
-    current = state.current
-    number = None if current is None else current.number
-    waiting = open_calls(state.facts.id, number)
+    waiting = _waiting(state)
     if called and not any(made.seat == seat for made in waiting):
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(NOT_CALLED, name=name), field="seat")
-    _close(state.facts.id, waiting, seat)  # written by record_buy's own commit, or not at all
-    return actions.record_buy(state, seat, action_id, base_version)
+    _close(waiting, seat)  # written by record_buy's own commit, or not at all
+    left = _without(state.facts, waiting)
+    return actions.record_buy(state, seat, action_id, base_version, calls=left)
 
 
-def dismiss(game_id: int, round_number: int | None) -> int:
+def dismiss(state: GameState) -> GameState:
     """Close the round's open calls without a buy (the turn player drew it, or no one gets
-    it); the phones see it at once. How many were open."""
-    waiting = open_calls(game_id, round_number)
-    if waiting:
-        _close(game_id, waiting, None)
-        _bump(game_id)
-    db.session.commit()
-    return len(waiting)
+    it); the phones see it at once. The state after (itself when none was open)."""
+    waiting = _waiting(state)
+    if not waiting:
+        db.session.commit()  # ends the locked read
+        return state
+    _close(waiting, None)
+    return _commit(state, _without(state.facts, waiting))
 
 
-def _close(game_id: int, waiting: list[Call], winner: int | None) -> None:
+def _without(game: GameFacts, closed: tuple[CallFacts, ...]) -> tuple[CallFacts, ...]:
+    """The game's open calls but the ones closed."""
+    return tuple(made for made in game.calls if made not in closed)
+
+
+def _close(waiting: tuple[CallFacts, ...], winner: int | None) -> None:
     """Mark the open calls acted on: the winner's recorded, the rest passed or dismissed."""
     now = utcnow()
     for made in waiting:
@@ -143,8 +160,25 @@ def _close(game_id: int, waiting: list[Call], winner: int | None) -> None:
         )
 
 
-def _bump(game_id: int) -> None:
-    """Move the game's version on, under its lock, so every poll shows the calls now."""
-    db.session.execute(
-        update(Game).where(Game.id == game_id).values(version=Game.version + 1, updated_at=utcnow())
+def _commit(state: GameState, calls: tuple[CallFacts, ...]) -> GameState:
+    """Move the game's version on (so every poll shows the calls now), commit, and keep and
+    answer the state with these open calls."""
+    version, now = _bump(state.facts)
+    changed = replace(state.facts, version=version, updated_at=now, calls=calls)
+    derived = game_state(changed, state.rules)
+    db.session.commit()
+    opening.changed(derived)
+    return derived
+
+
+def _bump(game: GameFacts) -> tuple[int, datetime]:
+    """Move the game's version on from the one read with its lock: the new one, and when."""
+    now, bumped = utcnow(), game.version + 1
+    moved = db.session.connection().execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == game.version)
+        .values(version=bumped, updated_at=now)
     )
+    if moved.rowcount != 1:
+        raise RuntimeError(f"game {game.id} is no longer at version {game.version}")
+    return bumped, now

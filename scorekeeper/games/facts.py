@@ -1,7 +1,8 @@
 """A game's facts read as one value (rules.game_facts.GameFacts): Core selects, no ORM objects.
 
-Any number of games in the same five statements (games, seats, rounds, hands, buys), one more
-only when a table's person was merged into another; the rules engine derives the rest.
+Any number of games in the same six statements (games, seats, rounds, hands, buys, open "May
+I?" calls), one more only when a table's person was merged into another; the rules engine
+derives the rest.
 """
 
 from __future__ import annotations
@@ -13,8 +14,15 @@ from dataclasses import replace
 from sqlalchemy import ColumnElement, Text, cast, select
 
 from ..extensions import db
-from ..models import Buy, Game, Round, RoundResult, Seat, TablePlayer
-from ..rules.game_facts import BuyFacts, GameFacts, ResultFacts, RoundFacts, SeatFacts
+from ..models import Buy, Game, Round, RoundResult, Seat, SeatCall, TablePlayer
+from ..rules.game_facts import (
+    BuyFacts,
+    CallFacts,
+    GameFacts,
+    ResultFacts,
+    RoundFacts,
+    SeatFacts,
+)
 
 # Above this many games, a table's read names the table rather than each game in the query.
 MAX_NAMED = 1000
@@ -46,14 +54,15 @@ def read_games(game_ids: Collection[int]) -> list[GameFacts]:
 
 def read_table_games(table_id: int, known: Callable[[GameFacts], bool]) -> list[GameFacts]:
     """Every game of a table, in order of id; a game `known` (from its head and seats) comes
-    without its rounds, which the caller kept from an earlier read of the same version."""
+    without its rounds and calls, which the caller kept from an earlier read of that version."""
     return _read(Game.table_id == table_id, known)
 
 
 def _read(
     where: ColumnElement[bool], known: Callable[[GameFacts], bool] | None = None
 ) -> list[GameFacts]:
-    """The games `where` selects, each with its seats and (unless `known`) its rounds."""
+    """The games `where` selects, each with its seats and (unless `known`) its rounds and open
+    calls."""
     heads = {
         row[0]: GameFacts(*row)
         for row in db.session.execute(select(*HEAD).where(where).order_by(Game.id))
@@ -64,9 +73,10 @@ def _read(
     games = {gid: replace(head, seats=tuple(seats[gid])) for gid, head in heads.items()}
     wanted = [gid for gid, game in games.items() if known is None or not known(game)]
     if wanted:
-        rounds = _rounds(where if len(wanted) > MAX_NAMED else Game.id.in_(wanted))
+        named = where if len(wanted) > MAX_NAMED else Game.id.in_(wanted)
+        rounds, calls = _rounds(named), _calls(named)
         for gid in wanted:
-            games[gid] = replace(games[gid], rounds=tuple(rounds[gid]))
+            games[gid] = replace(games[gid], rounds=tuple(rounds[gid]), calls=tuple(calls[gid]))
     return list(games.values())
 
 
@@ -163,3 +173,18 @@ def _rounds(where: ColumnElement[bool]) -> dict[int, list[RoundFacts]]:
             )
         )
     return rounds
+
+
+def _calls(where: ColumnElement[bool]) -> dict[int, list[CallFacts]]:
+    """Each game's open "May I?" calls, first called first: one query. A call or its closing
+    bumps the game's version (games/calls.py), so they are facts of the version like the rest."""
+    query = (
+        select(SeatCall.game_id, SeatCall.id, SeatCall.seat, SeatCall.round_number)
+        .join(Game, Game.id == SeatCall.game_id)
+        .where(where, SeatCall.closed_at.is_(None))
+        .order_by(SeatCall.game_id, SeatCall.id)
+    )
+    calls: dict[int, list[CallFacts]] = defaultdict(list)
+    for game_id, *made in db.session.execute(query):
+        calls[game_id].append(CallFacts(*made))
+    return calls

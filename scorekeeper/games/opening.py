@@ -3,16 +3,17 @@
 The link was checked first (games.links.check_link, a GameAccess with the version it read);
 a read then takes the state kept for that version, else reads the facts and derives them; a
 change locks the game first (unless its link check already did), then does the same at the
-version read with the lock. Only here are states kept (games/state.KeptStates).
+version read with the lock. Only here are states kept (kept.keep_state, the one cache).
 """
 
 from __future__ import annotations
 
 from ..capability_links import LARGEST_ID
 from ..database import lock_game_row
+from ..kept import keep_state, state_at
 from ..rules.game_state import GameState
 from .links import GameAccess
-from .state import game_state, kept_states, load_game
+from .state import game_state, load_game
 
 
 def open_for_read(game_id: int, access: GameAccess) -> GameState:
@@ -34,15 +35,15 @@ def open_for_change(game_id: int, access: GameAccess) -> GameState:
 
 def changed(state: GameState) -> None:
     """Keep the state a change made, after its commit, for the next request to start from."""
-    kept_states().keep(state)
+    keep_state(state)
 
 
 def _at(game_id: int, version: int) -> GameState:
     """The state at `version`: kept, else read (in this request's snapshot) and kept."""
-    state = kept_states().get(game_id, version)
+    state = state_at(game_id, version)
     if state is None:
         state = game_state(load_game(game_id))
-        kept_states().keep(state)
+        keep_state(state)
     return state
 
 
@@ -50,5 +51,5 @@ def reread(game_id: int) -> GameState:
     """The game's state as it stands now, its facts read again: after a change written through
     the ORM (a new game, a round's end, an undo) committed, or after a refusal rolled back."""
     state = game_state(load_game(game_id))
-    kept_states().keep(state)
+    keep_state(state)
     return state

@@ -17,7 +17,7 @@ from sqlalchemy import delete, insert, update
 
 from ..extensions import db
 from ..models import Buy, Round, utcnow
-from ..rules.game_facts import BuyFacts, RoundFacts
+from ..rules.game_facts import BuyFacts, CallFacts, RoundFacts
 from ..rules.game_state import GameState
 from . import history, opening
 from .state import game_state
@@ -68,13 +68,21 @@ def set_round(record: RoundFacts, **values: Any) -> RoundFacts:
 
 
 def commit(
-    state: GameState, record: RoundFacts, kind: str, action_id: str | None, **facts: Any
+    state: GameState,
+    record: RoundFacts,
+    kind: str,
+    action_id: str | None,
+    calls: tuple[CallFacts, ...] | None = None,
+    **facts: Any,
 ) -> GameState:
     """Write the history entry and the version bump, derive the state they make, commit, and
-    keep that state. Derived before the commit: a surprise there writes nothing."""
+    keep that state. Derived before the commit: a surprise there writes nothing. `calls`: the
+    open calls left, when the change closed some in its transaction (games/calls.record)."""
     game = state.facts
     version, now = history.write(game.id, game.version, kind, action_id, record.number, **facts)
     changed = replace(game, version=version, updated_at=now, rounds=game.with_round(record))
+    if calls is not None:
+        changed = replace(changed, calls=calls)
     derived = game_state(changed, state.rules)
     db.session.commit()
     opening.changed(derived)

@@ -1,11 +1,10 @@
-"""Rendered regions of the score sheet, kept per game version, language and link.
+"""Rendered regions of the score sheet, kept per game version, language and link, in the one
+cache (kept.py, whose rule says why nothing kept is stale).
 
 A region is a function of the game's facts at a version, the language and time zone it is said
 in, and the link it was opened through (its URLs carry the link, an edit link adds the
-correcting pencils), so once rendered it is served again as it is. Never stale, for the reason
-KeptStates gives: every change to a game's facts bumps its version in the same transaction and
-versions only grow. Kept only when read (a GET): a change's answer is rendered before its
-transaction commits. Games of a card table are not kept (a renamed person, same version).
+correcting pencils), so once rendered it is served again as it is. Kept only when read (a GET):
+a change's answer is rendered before its transaction commits.
 """
 
 from __future__ import annotations
@@ -18,18 +17,11 @@ from flask_babel import get_timezone
 from markupsafe import Markup
 
 from ..i18n import current_locale
-from ..recent import Recent, per_app
+from ..kept import Key, keep_region, region_of
 from ..rules.game_state import GameState
 
-REGIONS_KEPT = 192  # rendered regions per process, 2 to 20 KB each: a few MB at most
 READS = frozenset({"GET", "HEAD"})
-Key = tuple[object, ...]
 Context = Callable[[], dict[str, Any]]
-
-
-def kept_regions() -> Recent[Key, str]:
-    """This app's kept regions (one per app, like its kept states)."""
-    return per_app("scorekeeper.kept_regions", lambda: Recent[Key, str](REGIONS_KEPT))
 
 
 def region(
@@ -40,29 +32,17 @@ def region(
     `part` tells apart what else the region shows (the history's page); `context` gives the
     rest of what the template reads, asked for only when it is rendered.
     """
-    key = _key(name, state, part)
-    html = kept_regions().get(key) if key is not None else None
+    said = _said(name, part) if request.method in READS else None
+    html = region_of(state.facts, said) if said is not None else None
     if html is None:
         html = render_template(name, state=state, **(context() if context else {}))
-        if key is not None:
-            kept_regions().put(key, html)
+        if said is not None:
+            keep_region(state.facts, said, html)
     return Markup(html)
 
 
-def _key(name: str, state: GameState, part: object) -> Key | None:
-    """Everything a region shows depends on, or None when it may not be kept."""
-    if state.facts.table_id is not None or request.method not in READS:
-        return None
+def _said(name: str, part: object) -> Key:
+    """Everything but the game and its version a region shows depends on."""
     access = g.get("access")
     token = access.token if access is not None else None
-    game = state.facts
-    return (
-        name,
-        game.id,
-        game.version,
-        part,
-        current_locale(),
-        str(get_timezone()),
-        token,
-        request.script_root,
-    )
+    return (name, part, current_locale(), str(get_timezone()), token, request.script_root)

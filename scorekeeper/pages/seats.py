@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from ..games import calls, seat_links
 from ..games.actions import CHOOSE_DISCARDER
 from ..games.calls import Call
-from ..games.opening import open_for_change, open_for_read, reread
+from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import status_of
 from ..games.seat_links import SeatAccess
 from ..rules.errors import RuleError
@@ -125,14 +125,13 @@ def call(game_id: int) -> Response:
     rules' reason it is refused; a second tap while the call is open calls once."""
     state, seat = open_for_change(game_id, seat_access()), current_seat()
     try:
-        calls.call(state, seat)
+        fresh = calls.call(state, seat).state
     except RuleError as error:
         errors = next(iter(field_errors(error, state.rules).values()))
         context = {"seat": seat, "on": screen(state), "call_errors": errors}
         return respond(PAGE, "seats/_seat.html", status_of(error), state=state, **context)
     if not wants_fragment():
         return redirect(url_for("seats.show", game_id=game_id), code=303)
-    fresh = reread(game_id)
     return respond(PAGE, "seats/_seat.html", state=fresh, seat=seat, on=screen(fresh))
 
 
@@ -196,18 +195,14 @@ def record(game_id: int) -> Response:
 @calls_bp.post("/calls/dismiss")
 def dismiss(game_id: int) -> Response:
     """Close the round's calls without a buy; each caller's phone says so."""
-    state = open_for_change(game_id, current_access())
-    current = state.current
-    calls.dismiss(game_id, None if current is None else current.number)
-    changed = reread(game_id)
+    changed = calls.dismiss(open_for_change(game_id, current_access()))
     return after_change(url_for("games.show", game_id=game_id), "seats/_calls.html", changed)
 
 
 @bp.app_template_global()
 def open_calls_of(state: GameState) -> list[Call]:
-    """The round's open calls, for the scorekeeper's round screen."""
-    current = state.current
-    return calls.open_calls(state.facts.id, None if current is None else current.number)
+    """The round's open calls, for the scorekeeper's round screen (from the facts)."""
+    return calls.open_calls(state)
 
 
 @bp.app_template_global()

@@ -40,6 +40,15 @@ class BuyFacts:
 
 
 @dataclass(frozen=True)
+class CallFacts:
+    """An open "May I?" called from a seat's phone: a request, not yet a buy (docs/RULES.md 11)."""
+
+    id: int
+    seat: int
+    round_number: int
+
+
+@dataclass(frozen=True)
 class RoundFacts:
     """A round as played: its dealer, run-outs, down marks, and (once ended) its hands."""
 
@@ -72,6 +81,7 @@ class GameFacts:
     rules_text: str  # the frozen rule set as stored JSON text (parsed once per text)
     seats: tuple[SeatFacts, ...] = ()
     rounds: tuple[RoundFacts, ...] = ()
+    calls: tuple[CallFacts, ...] = ()  # the open calls, first called first
 
     @property
     def rules_json(self) -> dict[str, Any]:
@@ -82,6 +92,10 @@ class GameFacts:
     def round(self, number: int) -> RoundFacts | None:
         """The stored round `number`, if it has any fact yet."""
         return next((played for played in self.rounds if played.number == number), None)
+
+    def open_calls(self, number: int | None) -> tuple[CallFacts, ...]:
+        """Round `number`'s open calls, first called first (none without a round)."""
+        return tuple(made for made in self.calls if made.round_number == number)
 
     def with_round(self, played: RoundFacts) -> tuple[RoundFacts, ...]:
         """The rounds with `played` in its place (or added), in order of number."""

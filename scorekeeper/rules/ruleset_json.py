@@ -103,7 +103,8 @@ def _any_invalid(items: Iterable[object]) -> bool:
     return any(item is _INVALID for item in items)
 
 
-@functools.cache
+# Not game data: the type hints of the rule set's own dataclasses, a fixed few.
+@functools.lru_cache(maxsize=64)
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

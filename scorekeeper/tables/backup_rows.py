@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Table, insert, select
@@ -70,7 +70,8 @@ def _converted(convert: Any, value: Any) -> Any:
     return value if convert is None else convert(value)
 
 
-@cache
+# Not game data: each column's conversion per table model and database kind, a fixed few.
+@lru_cache(maxsize=64)
 def _converters(table: Table, _dialect: str) -> dict[str, Any]:
     """Each column's conversion for this database, None where a value goes as it is."""
     dialect = db.engine.dialect

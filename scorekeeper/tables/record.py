@@ -2,8 +2,8 @@
 
 Scoring a game through the rules engine is most of the record's cost, and a game's score
 changes only with the game: every change bumps its version. So each game's scored result is
-kept in-process by (id, version, edit link); nothing is stored, and a corrected game is scored
-again. People are not kept: a merge changes who sat where without changing the game.
+kept in the one cache (kept.py) by (id, version, edit link); nothing is stored, and a corrected
+game is scored again. People are not kept: a merge changes who sat where without changing the game.
 """
 
 from __future__ import annotations
@@ -12,47 +12,32 @@ from dataclasses import replace
 
 from ..games.facts import read_table_games
 from ..games.state import game_state
-from ..recent import Recent, per_app
+from ..kept import keep_scored, scored_of
 from ..rules.game_facts import GameFacts
 from ..rules.game_state import GameState
 from ..rules.stats import PlayedGame, PlayedRound
 
-Key = tuple[int, int, str]
-CACHE_SIZE = 50_000  # scored games kept per app, the least recently read dropped first
-
-
-def scored_games() -> Recent[Key, PlayedGame | None]:
-    """This app's kept results: what each game read lately scored to (None: unfinished)."""
-    return per_app("scorekeeper.scored_games", lambda: Recent[Key, PlayedGame | None](CACHE_SIZE))
-
-
-def _key(game: GameFacts) -> Key:
-    """A game's key: a correction bumps the version; the link tells apart games of equal id."""
-    return (game.id, game.version, game.edit_token)
-
 
 def played_games(table_id: int) -> list[PlayedGame]:
     """The table's finished games, for the stats, in a fixed number of queries."""
-    kept = scored_games()
     # Taken once: another request may drop a kept result while this one reads the rest.
-    found: dict[Key, PlayedGame | None] = {}
+    found: dict[int, PlayedGame | None] = {}
 
     def known(game: GameFacts) -> bool:
-        hit, scored = kept.find(_key(game))
+        hit, scored = scored_of(game)
         if hit:
-            found[_key(game)] = scored
+            found[game.id] = scored
         return hit
 
     played = []
     for game in read_table_games(table_id, known):
         people = tuple(seat.person or 0 for seat in game.seats)
-        key = _key(game)
-        if key in found:
-            scored = found[key]
+        if game.id in found:
+            scored = found[game.id]
         else:
             state = game_state(game)
             scored = played_game(state) if state.finished else None
-            kept.put(key, scored)
+            keep_scored(game, scored)
         if scored is not None:
             played.append(replace(scored, people=people))
     return played

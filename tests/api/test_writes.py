@@ -10,13 +10,14 @@ from flask import Flask
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
+from scorekeeper.kept import EXTENSION
 from scorekeeper.models import Change
 
 from .conftest import Api
 
 pytestmark = pytest.mark.storage
 
-KEPT = "scorekeeper.kept_states"  # the app's kept states (games/state.py)
+KEPT = EXTENSION  # the app's one cache (kept.py): its kept states among the rest
 
 
 def round_changes(number: int, version: int) -> list[tuple[str, dict[str, Any], int]]:

@@ -11,7 +11,6 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, Seat, TablePlayer
-from scorekeeper.recent import Recent
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
@@ -271,13 +270,3 @@ def test_the_record_follows_a_correction_of_a_finished_game(client: FlaskClient)
     response = game.end_round(1, "Anna", {"Ben": 50, "Carla": 30, "Dan": 40})
     assert response.status_code == 303
     assert (won("Ben"), won("Anna")) == ("0", "1")
-
-
-def test_the_kept_scores_drop_the_least_recently_read_beyond_their_size() -> None:
-    kept: Recent[tuple[int, int, str], None] = Recent(2)
-    kept.put((1, 7, "a"), None)
-    kept.put((2, 7, "b"), None)
-    assert kept.find((1, 7, "a")) == (True, None)  # read: now the most recent
-    kept.put((3, 7, "c"), None)
-    assert kept.find((2, 7, "b")) == (False, None)
-    assert kept.find((1, 7, "a"))[0] and kept.find((3, 7, "c"))[0]

@@ -12,12 +12,15 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from scorekeeper import kept
 from scorekeeper.extensions import db
 from scorekeeper.games import seat_links
+from scorekeeper.games.facts import read_game
 from scorekeeper.models import Buy, Game, SeatCall
 from tests.conftest import LiveGame, Table, at_once
 from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
+from tests.web.test_queries import statements
 
 pytestmark = pytest.mark.storage
 
@@ -136,6 +139,43 @@ def test_dismissing_closes_the_calls_and_tells_the_callers(app: Flask, table: Ta
     assert version(app) == before + 1
     assert "The scorekeeper dismissed the call." in seat_page(table, app, 1)
     assert "May I?" in seat_page(table, app, 1)  # it may call again
+
+
+def kept_calls(app: Flask) -> tuple[object, ...] | None:
+    """The open calls of the state kept for the game's version now (None: none kept)."""
+    with app.app_context():
+        state = kept.state_at(1, version(app))
+        return None if state is None else state.facts.calls
+
+
+def read_calls(app: Flask) -> tuple[object, ...]:
+    """The open calls of a fresh read of the game's facts."""
+    with app.app_context():
+        facts = read_game(1)
+        db.session.remove()
+        assert facts is not None
+        return facts.calls
+
+
+def test_each_call_keeps_the_state_a_fresh_read_shows(app: Flask, table: Table) -> None:
+    """A call, a ruling's record and a dismissal answer and keep the new facts (the open
+    calls among them) without reading them again; the round screen then reads no facts."""
+    table.start(PLAYERS)
+    call(table, app, 1)
+    call(table, app, 3)
+    assert kept_calls(app) == read_calls(app) and len(read_calls(app)) == 2
+    table.client.post(f"{table.url}/calls/record", data={"seat": "3"}, headers=HX)
+    assert kept_calls(app) == read_calls(app) == ()
+    call(table, app, 2)
+    assert kept_calls(app) == read_calls(app) and len(read_calls(app)) == 1
+    with statements(app) as sent:
+        page = table.client.get(table.url).get_data(as_text=True)
+    assert len(sent) <= 2 and "Record the buy for Carla" in page  # the version and links
+    table.client.post(f"{table.url}/calls/dismiss", headers=HX)
+    assert kept_calls(app) == read_calls(app) == ()
+    with statements(app) as sent:
+        page = table.client.get(table.url).get_data(as_text=True)
+    assert len(sent) <= 2 and "Calls from the phones" not in page
 
 
 def test_a_call_the_rules_refuse_is_refused_at_the_callers_phone(app: Flask, table: Table) -> None:
