@@ -8,6 +8,10 @@ table (every phone polling every 2 s, a change every 15 s that every phone fetch
 server CPU per table-minute, so tables per core; and the first load's bytes.
 
 Run: .venv/bin/python bench/run.py [--before [REV]] [--pairs 5] [--requests 30] [--profile]
+[--routes poll,round screen] [--table-minutes 0]
+--routes measures only the scenarios it names (comma-separated, as in TARGETS: "poll",
+"round screen", "score sheet", "API buy", "form buy"), to spend a run's time where one change
+may show; --table-minutes 0 leaves out the live table (the first load is still measured).
 """
 
 from __future__ import annotations
@@ -420,7 +424,13 @@ def main() -> None:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--postgres-url", default=ADMIN_URL, help="an admin URL to make dbs")
     parser.add_argument("--profile", action="store_true", help="profile missed targets")
+    parser.add_argument(
+        "--routes", default=",".join(TARGETS), help="comma-separated scenarios (default: all)"
+    )
     args = parser.parse_args()
+    args.routes = [route.strip() for route in args.routes.split(",")]
+    if unknown := set(args.routes) - set(TARGETS):
+        parser.error(f"no such scenario: {', '.join(sorted(unknown))}")
     versions: dict[str, Path | None] = {"after": None}
     if args.before:
         versions = {"before": export_tree(args.before), "after": None}
@@ -460,7 +470,8 @@ def run_database(kind: str, versions: dict[str, Path | None], args: argparse.Nam
         )
         print("| --- | " + " | ".join("---" for _ in versions) + " | --- | --- |")
         missed = []
-        for scenario, target in TARGETS.items():
+        for scenario in args.routes:
+            target = TARGETS[scenario]
             result = measure(games, base_client, scenario, args.pairs, args.requests)
             cells = [f"{result[v][0]:.2f}× ({result[v][1]:.1f})" for v in versions]
             if result["after"][0] < target:
@@ -473,10 +484,6 @@ def run_database(kind: str, versions: dict[str, Path | None], args: argparse.Nam
             )
         print("\n| per live table (6 phones) | " + " | ".join(versions) + " |")
         print("| --- | " + " | ".join("---" for _ in versions) + " |")
-        tables = {
-            name: table_minutes(servers[name], games[name], args.table_minutes) for name in versions
-        }
-        loads = {name: first_load(games[name]) for name in versions}
         rows = [
             ("server CPU per table-minute", lambda t: f"{t.cpu_ms:.0f} ms"),
             ("tables per core", lambda t: f"{t.tables_per_core:.0f}"),
@@ -484,6 +491,14 @@ def run_database(kind: str, versions: dict[str, Path | None], args: argparse.Nam
             ("tapping phone: requests per change", lambda t: f"{t.tapping_phone_per_change:.1f}"),
             ("watching phone: requests per change", lambda t: f"{t.watching_phone_per_change:.1f}"),
         ]
+        if args.table_minutes <= 0:
+            rows = []
+        tables = {
+            name: table_minutes(servers[name], games[name], args.table_minutes)
+            for name in versions
+            if rows
+        }
+        loads = {name: first_load(games[name]) for name in versions}
         for label, shown in rows:
             print(f"| {label} | " + " | ".join(shown(tables[v]) for v in versions) + " |")
         print(

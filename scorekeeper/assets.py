@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request, url_for
+from flask import Flask, current_app, request
 from werkzeug.wrappers import Response
 
 YEAR = 365 * 24 * 3600
@@ -22,7 +22,6 @@ COMPRESSIBLE = (
 )
 SMALLEST = 500  # below this gzip's header and the CPU cost more than they save
 LEVEL = 6
-KEPT_URLS = 64  # static URLs kept per app: a few files under a prefix or two
 
 
 # Not game data: a static file's hash per version of the file (a few dozen files).
@@ -47,27 +46,6 @@ def _hashed_static_urls(endpoint: str, values: dict[str, Any]) -> None:
         return
     if digest := static_hash(values["filename"]):
         values["v"] = digest
-
-
-def static_url(filename: str) -> str:
-    """A static file's hashed URL, worked out once per app and URL prefix.
-
-    `url_for("static")` hashes the file (a path and a stat) and builds the URL, a tenth of
-    a page's render for the five in base.html. The files do not change under a running
-    server; under the debug server they may, so there it is worked out every time.
-    """
-    if current_app.debug:
-        return url_for("static", filename=filename)
-    kept: dict[tuple[str, str], str] = current_app.extensions.setdefault(
-        "scorekeeper.static_urls", {}
-    )
-    key = (request.script_root, filename)
-    found = kept.get(key)
-    if found is None:
-        if len(kept) >= KEPT_URLS:  # prefixes come from the proxy: never grow without end
-            kept.clear()
-        found = kept[key] = url_for("static", filename=filename)
-    return found
 
 
 def _cache_forever(response: Response) -> Response:
@@ -135,6 +113,5 @@ def _compress(response: Response) -> Response:
 def init_app(app: Flask) -> None:
     """Hash static URLs, cache hashed files for a year, compress text answers."""
     app.url_defaults(_hashed_static_urls)
-    app.jinja_env.globals.update(static_url=static_url)
     app.after_request(_compress)  # after_request runs in reverse: this one sees the final body
     app.after_request(_cache_forever)

@@ -188,6 +188,15 @@ def template_gettext(context: Context, string: str, **variables: Any) -> str:
 
     Jinja's `_` resolves `gettext` and calls it through the context, which calls the catalog
     through the context again; a page calls `_` dozens of times (the round screen ~70).
+
+    Measured with catalog() (issue 19 step 6, 2026-12-04, `.venv/bin/python bench/run.py
+    --before nogettext --routes "round screen,score sheet" --table-minutes 0`, 20 pairs of 60
+    twice and 60 pairs of 20 four times; nogettext = Jinja's own `_` and newstyle gettext, with
+    Flask-Babel's catalog looked up per call, in the same wording): the round screen is 1.13x
+    as fast with it (median of 12 ratios with/without, SQLite and PostgreSQL; 0.83-1.38x, 11 of
+    12 at 1.07x or more, where the same tree against itself gave 1.00-1.03x) and makes 23.1k
+    function calls instead of 28.6k (the score sheet 7.6k instead of 8.6k, its time within the
+    noise). docs/PERFORMANCE.md has every run.
     """
     words, sheet = catalog(), page_wording(context)
     found = words.upgettext(sheet, string) if sheet else string
