@@ -16,7 +16,7 @@ from ..rules.scoring import HandResult, check_cut_bonus
 from ..rules.stock import stock_ending_refusal
 from ..rules.table import TableSetup, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
-from . import history, links
+from . import history, links, pending_hands
 from .actions import check_consistent, round_record
 from .refusals import Conflict
 
@@ -85,13 +85,16 @@ def record_result(
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
     check_consistent(game)
+    after = history.snapshot(record_)
+    # Who entered each hand: the phones' entries saved unchanged are named in the history.
+    phones = pending_hands.settle(game.id, number, end.facts)
     history.record(
         game,
         "result",
         action_id,
         round_number=number,
         before=before,
-        after=history.snapshot(record_),
+        after=after if not phones else {**(after or {}), "from_phones": phones},
     )
     db.session.commit()
     return warnings
@@ -137,6 +140,16 @@ def _check_stock_ending(state: GameState, number: int, went_out: int | None) -> 
     refusal = stock_ending_refusal(state.rules, record.run_outs if record is not None else 0)
     if refusal is not None:
         raise RuleError(refusal, field="went_out")
+
+
+def check_hand(
+    state: GameState, number: int, seat: int, hand: Hand, went_out: bool, cut_bonus: bool
+) -> HandResult:
+    """One player's hand checked alone, as the form checks it among the others: the cards in
+    play, the bound on a hand, no cards for who went out, the cut bonus only for the cutter."""
+    cut_seat = seat if cut_bonus else None
+    check_cut_bonus(state.rules, cut_seat, state.cutter_of(number))
+    return _hand_result(state, number, seat, seat if went_out else None, {seat: hand}, cut_seat)
 
 
 def hand_refusals(
