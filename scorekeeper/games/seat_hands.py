@@ -92,7 +92,7 @@ def _check(
     try:
         round_end.check_hand(state, current.number, seat, hand, entry.went_out, entry.cut_bonus)
     except RuleError as error:
-        field = "cut_bonus" if error.field == "cut_bonus_seat" else "hand"
+        field = "cut_bonus" if error.field == "cut_bonus_seat" else "points"
         raise RuleError(error.message, field=field) from error
 
 

@@ -144,7 +144,7 @@ def tap_hand(game_id: int) -> Response:
 
 def _refused_at(form: FlaskForm, seat: int, message: str, field: str | None) -> None:
     """Show a refusal of the seat's entry under the field it is about."""
-    named = {"hand": f"points_{seat}", "went_out": "went_out", "cut_bonus": "cut_bonus"}
+    named = {"points": f"points_{seat}", "went_out": "went_out", "cut_bonus": "cut_bonus"}
     target = getattr(form, named.get(field or "", ""), None)
     if target is None:
         form.form_errors.append(message)
