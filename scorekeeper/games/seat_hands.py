@@ -36,6 +36,8 @@ def _current(state: GameState, number: int, seat: int) -> CurrentRound:
     current = state.current
     if current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
+    if number > current.number:
+        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
     if number != current.number:
         message = N_("Round %(number)s is saved already: enter your hand for round %(now)s.")
         raise RuleError(msg(message, number=number, now=current.number), field="round")

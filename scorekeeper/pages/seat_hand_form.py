@@ -25,8 +25,9 @@ from .forms import CountsField, points_in_range
 from .posted import LARGEST, TOKEN
 
 
-def form_class(seat: int, cutter: bool) -> type[FlaskForm]:
-    """The pad's form for this seat: its hand's fields are named as on the end-of-round form."""
+def form_class(seat: int) -> type[FlaskForm]:
+    """The pad's form for this seat: its hand's fields are named as on the end-of-round form.
+    Only the cutter is offered the exact cut; anyone's claim is checked by the rules."""
 
     class SeatHandForm(FlaskForm):
         went_out = StringField(widget=CheckboxInput(), validators=[Optional(), AnyOf([str(seat)])])
@@ -40,16 +41,13 @@ def form_class(seat: int, cutter: bool) -> type[FlaskForm]:
         SeatHandForm, f"points_{seat}", IntegerField(_l("Points"), [Optional(), points_in_range])
     )
     setattr(SeatHandForm, f"cards_{seat}", CountsField())
-    if not cutter:
-        delattr(SeatHandForm, "cut_bonus")
     return SeatHandForm
 
 
 def seat_form(state: GameState, seat: int, posted: bool = False) -> FlaskForm:
     """The pad as posted, or filled from the seat's entry for the round being played."""
     current = state.current
-    cutter = current is not None and current.cutter == seat and state.rules.scoring.cut_bonus > 0
-    made = form_class(seat, cutter)
+    made = form_class(seat)
     if posted:
         return made()
     form = made(formdata=None)
@@ -62,14 +60,13 @@ def seat_form(state: GameState, seat: int, posted: bool = False) -> FlaskForm:
 
 
 def fill(form: FlaskForm, entry: PendingHand) -> None:
-    """Put a seat's entry into the pad (or into the end-of-round form's hand of that seat)."""
+    """Put a seat's entry into its pad."""
     points, cards = getattr(form, f"points_{entry.seat}"), getattr(form, f"cards_{entry.seat}")
     points.data = entry.points
     cards.data = dict(entry.cards or {})
     if entry.went_out:
         form.went_out.data = str(entry.seat)
-    if entry.cut_bonus and hasattr(form, "cut_bonus"):
-        form.cut_bonus.data = True
+    form.cut_bonus.data = entry.cut_bonus
 
 
 def entry_of(form: FlaskForm, seat: int) -> Entry:
@@ -78,7 +75,7 @@ def entry_of(form: FlaskForm, seat: int) -> Entry:
         went_out=form.went_out.data == str(seat),
         points=getattr(form, f"points_{seat}").data,
         counts=getattr(form, f"cards_{seat}").data or None,
-        cut_bonus=bool(getattr(form, "cut_bonus", None) and form.cut_bonus.data),
+        cut_bonus=bool(form.cut_bonus.data),
     )
 
 
@@ -112,4 +109,7 @@ def hand_context(state: GameState, seat: int, form: FlaskForm) -> dict[str, Any]
             )
         except RuleError as error:
             cards.errors = [translate(worded(state.rules, error.message))]
-    return {"hand_form": form, "tallies": tallies, "warned": {}, "notes": {}}
+    current = state.current
+    cutter = current is not None and current.cutter == seat and state.rules.scoring.cut_bonus > 0
+    context = {"hand_form": form, "tallies": tallies, "warned": {}, "notes": {}}
+    return context | {"cuts": cutter or bool(form.cut_bonus.errors)}
