@@ -75,10 +75,11 @@ check: install
 
 # pytest-xdist: one worker per core (TEST_WORKERS=0 runs the suite in one process). A file
 # stays on one worker, so a module's fixtures run once: tests/hosting/test_package.py builds
-# the package in the checkout, and two builds at once would collide. See docs/TESTING.md.
+# the package in the checkout, and two builds at once would collide. The 25 slowest tests are
+# listed at the end, where the suite's time goes (docs/TESTING.md, "How long it takes").
 TEST_WORKERS ?= auto
 test: check translations
-	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
 BENCH_ARGS ?= --profile
