@@ -12,12 +12,15 @@ import urllib.request
 
 import pytest
 from flask import Flask
+from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.games import seat_links
-from scorekeeper.models import Game, RoundResult, SeatHand
+from scorekeeper.models import Change, Game, RoundResult, SeatHand
 from tests.conftest import LiveGame, Table, at_once
+from tests.tables.backups import backup_of, empty, encoded, upload
+from tests.tables.helpers import open_table, start_at
 from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
 from tests.web.test_seat_calls import PLAYERS, count, tokens, version
@@ -296,3 +299,21 @@ def test_two_seats_entering_at_once_both_land(live_game: LiveGame) -> None:
         game = db.session.get(Game, live_game.game_id)
         assert game is not None and game.version == 4  # created, then one bump per entry
         db.session.remove()
+
+
+def test_a_table_backup_keeps_who_entered_each_hand(app: Flask, table: Table) -> None:
+    table_url = open_table(table.client)
+    game = start_at(table.client, table_url, PLAYERS)
+    table.url = game.url
+    every_hand_in(table, app)
+    assert one_tap(table).status_code == 303
+    backup = backup_of(table.client, table_url)
+    saved = next(change for change in backup["games"][0]["changes"] if change["kind"] == "result")
+    assert saved["after"]["from_phones"] == [0, 1, 2, 3]
+    empty(app)
+    restored = upload(table.client, encoded(backup))
+    assert restored.status_code == 303, text(restored.get_data(as_text=True))
+    with app.app_context():
+        kept = db.session.scalars(select(Change.after).where(Change.kind == "result")).one()
+        db.session.remove()
+    assert kept is not None and kept["from_phones"] == [0, 1, 2, 3]
