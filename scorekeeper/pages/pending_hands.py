@@ -79,3 +79,22 @@ def send_back(game_id: int, number: int, seat: int) -> Response:
         errors = field_errors(error, state.rules)
         return _region(state, number, status_of(error), hand_errors=errors, refused_seat=seat)
     return _region(reread(game_id), number)
+
+
+@bp.app_template_global()
+def pending_hands_of(state: GameState) -> dict[int, PendingHand]:
+    """The round's hands entered on the seats' phones, by seat."""
+    current = state.current
+    return pending_hands.of_round(state.facts.id, None if current is None else current.number)
+
+
+@bp.app_template_global()
+def ready_to_save(state: GameState, entries: dict[int, PendingHand]) -> bool:
+    """Whether the round saves with one tap from the phones' entries."""
+    return seat_hands.ready_to_save(state, entries)
+
+
+@bp.app_template_global()
+def pending_points(state: GameState, hand: PendingHand) -> int | None:
+    """What a hand entered on a phone counts."""
+    return seat_hands.points_of(state, hand)

@@ -11,20 +11,16 @@ from ipaddress import ip_address
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from ..games import calls, pending_hands, seat_hands, seat_links
+from ..games import calls, seat_links
 from ..games.actions import CHOOSE_DISCARDER
 from ..games.calls import Call
 from ..games.opening import open_for_change, open_for_read, reread
-from ..games.pending_hands import PendingHand
 from ..games.refusals import status_of
 from ..games.seat_links import SeatAccess
-from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from ..rules.sheet_words import worded
 from .capability_links import LinkDoor
 from .links import GAME, current_access, protect
 from .live import out_of_band
@@ -32,13 +28,12 @@ from .posted import posted_action_id, posted_int, posted_version
 from .rendering import (
     after_change,
     field_errors,
-    go_to,
     respond,
     rules_card_page,
     unchanged,
     wants_fragment,
 )
-from .seat_hand_form import entry_of, hand_context, seat_form, tap
+from .seat_hand_form import hand_context, seat_form
 
 SEAT = "/s/<int:game_id>/<token>"
 PAGE = "seats/show.html"
@@ -105,51 +100,6 @@ def show(game_id: int) -> Response:
     state, seat = seat_state(game_id), current_seat()
     pad = hand_context(state, seat, seat_form(state, seat))
     return respond(PAGE, PAGE, state=state, seat=seat, on=screen(state), **pad)
-
-
-def _hand_page(state: GameState, seat: int, form: FlaskForm, status: int = 200) -> Response:
-    """The seat's pad as posted (a tap, a refusal), or the whole page without htmx."""
-    context = {"state": state, "seat": seat, "on": screen(state)}
-    return respond(
-        PAGE, "seats/_own_hand.html", status, **context, **hand_context(state, seat, form)
-    )
-
-
-@bp.post("/hand")
-def enter_hand(game_id: int) -> Response:
-    """Send this seat's hand for the round, pending until the scorekeeper saves the round;
-    refused at its field with the rules' reason. The seat is the link's, never the form's."""
-    seat = current_seat()
-    state = open_for_change(game_id, seat_access())
-    form = seat_form(state, seat, posted=True)
-    if not form.validate():
-        return _hand_page(state, seat, form, 422)
-    try:
-        seat_hands.submit(state, seat, form.number.data, entry_of(form, seat), form.action_id.data)
-    except RuleError as error:
-        _refused_at(form, seat, translate(worded(state.rules, error.message)), error.field)
-        return _hand_page(state, seat, form, status_of(error))
-    return go_to(url_for("seats.show", game_id=game_id))
-
-
-@bp.post("/hand/tap")
-def tap_hand(game_id: int) -> Response:
-    """Add a tapped card to this seat's pad (or clear it) and show the running sum."""
-    seat = current_seat()
-    state = open_for_read(game_id, seat_access())
-    form = seat_form(state, seat, posted=True)
-    tap(form, seat)
-    return _hand_page(state, seat, form)
-
-
-def _refused_at(form: FlaskForm, seat: int, message: str, field: str | None) -> None:
-    """Show a refusal of the seat's entry under the field it is about."""
-    named = {"points": f"points_{seat}", "went_out": "went_out", "cut_bonus": "cut_bonus"}
-    target = getattr(form, named.get(field or "", ""), None)
-    if target is None:
-        form.form_errors.append(message)
-    else:
-        target.errors = [*target.errors, message]
 
 
 @bp.get("/version")
@@ -267,25 +217,6 @@ def seat_call_of(state: GameState, seat: int) -> Call | None:
     """A seat's newest call this round, for its own page."""
     current = state.current
     return calls.latest_call(state.facts.id, None if current is None else current.number, seat)
-
-
-@bp.app_template_global()
-def pending_hands_of(state: GameState) -> dict[int, PendingHand]:
-    """The round's hands entered on the seats' phones, by seat."""
-    current = state.current
-    return pending_hands.of_round(state.facts.id, None if current is None else current.number)
-
-
-@bp.app_template_global()
-def ready_to_save(state: GameState, entries: dict[int, PendingHand]) -> bool:
-    """Whether the round saves with one tap from the phones' entries."""
-    return seat_hands.ready_to_save(state, entries)
-
-
-@bp.app_template_global()
-def pending_points(state: GameState, hand: PendingHand) -> int | None:
-    """What a hand entered on a phone counts."""
-    return seat_hands.points_of(state, hand)
 
 
 @bp.app_template_global()
