@@ -245,6 +245,8 @@ def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Tab
     one_tap(table)
     poll = table.client.get(f"/s/1/{tokens(app)[1]}/version?v={before}&on=round-1", headers=HX)
     assert poll.headers.get("HX-Refresh") == "true"  # a fresh pad for round 2
+    assert "Round 1 is saved: your hand counts 35 points." in seat_page(table, app, 1)
+    assert "Round 1 is saved: you went out." in seat_page(table, app, 0)
     late = enter(table, app, 1, points_1="5", htmx=True)
     assert late.status_code == 422
     assert "Round 1 is saved already: enter your hand for round 2." in text(late.get_data(True))
