@@ -91,7 +91,11 @@ def test_two_rounds_with_every_hand_counted_on_its_own_phone(
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
     first = viewer.page.locator("tbody tr").first.locator(".score")
     expect(first).to_have_text(["0", "35", "35", "27"])
-    expect(ben.page.locator("#round-header")).to_contain_text("Round 2 of 7")  # a fresh pad
+    for phone in (anna, ben, carla, dan):  # each seat's page moves on: a fresh pad
+        expect(phone.page.locator("#round-header")).to_contain_text("Round 2 of 7")
+    expect(ben.page.get_by_test_id("hand-saved")).to_have_text(
+        "Round 1 is saved: your hand counts 35 points."
+    )
 
     # Round 2: a second "I went out" is refused at that phone, with the reason.
     send_hand(carla.page, out=True)
