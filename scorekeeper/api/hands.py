@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..games.round_end import Hand, setup_for
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning
 from ..rules.laydown import BOOK, MeldCheck, check_book, check_contract, check_run
 from ..rules.messages import N_, Message, msg
 from ..rules.playing_cards import Card
+from ..rules.round_end import Hand, setup_for
 from ..rules.ruleset import RuleSet
 from ..rules.table import TableSetup, table_setup
 from ..rules.tally import hand_points, in_play_refusal, points_from_counts

@@ -196,13 +196,15 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     hands = hands_by_seat(result, state, number)
     cut, action_id, version = result.cut_bonus_seat, result.action_id, result.version
     try:
-        warnings = round_end.record_result(
+        recorded = round_end.record_result(
             state, number, result.went_out, hands, cut, action_id, version, result.confirm_warnings
         )
     except round_end.Unconfirmed as unconfirmed:
         raise Problem(422, errors=warnings_at_hands(unconfirmed.warnings)) from unconfirmed
-    said = [translate_text(warning.message) for warning in warnings]
-    return answer(GameWithWarnings(**Game.fields_of(reread(game_id)), warnings=said))
+    said = [translate_text(warning.message) for warning in recorded.warnings]
+    # A repeated action id changed nothing: the game as it stands is `state`, read with the lock.
+    after = recorded.state or state
+    return answer(GameWithWarnings(**Game.fields_of(after), warnings=said))
 
 
 @bp.post(f"{GAME}/undo")

@@ -272,11 +272,12 @@ def round_record(game: Game, current: CurrentRound | None) -> Round:
     return record_
 
 
-def check_consistent(game: Game) -> None:
-    """Read the changed facts through the rules; a refusal there rolls the change back."""
+def check_consistent(game: Game) -> GameState:
+    """Read the changed facts through the rules, and answer the state they make; a refusal
+    there rolls the change back."""
     db.session.flush()
     try:
-        game_state(load_game(game.id))
+        return game_state(load_game(game.id))
     except RuleError:
         db.session.rollback()
         raise

@@ -14,8 +14,8 @@ from ..rules.laydown import (
 )
 from ..rules.messages import N_, msg
 from ..rules.playing_cards import Card, parse_cards
+from ..rules.round_end import setup_for
 from ..rules.tally import in_play_refusal
-from .round_end import setup_for
 
 LAYDOWN, RUN = "laydown", "run"
 KINDS = (LAYDOWN, BOOK, RUN)

@@ -1,43 +1,29 @@
-"""Ending a round: who went out and what each other player held, or a correction."""
+"""Saving a round's end, or a correction: its rules checked (rules/round_end), then written
+with its history entry in one transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..extensions import db
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from ..rules.hand_totals import HandLimits, check_total, hand_limits
-from ..rules.hand_warnings import HandWarning, WarnedHand, acknowledged, hand_warnings
+from ..rules.hand_warnings import HandWarning, acknowledged
 from ..rules.messages import N_, msg
-from ..rules.scoring import HandResult, check_cut_bonus
-from ..rules.stock import stock_ending_refusal
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
-from ..rules.tally import points_from_counts
+from ..rules.round_end import Hand, checked_end, end_warnings
 from . import history, links, pending_hands
 from .actions import check_consistent, round_record
+from .opening import changed
 from .refusals import Conflict
 
-MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
 
+class Recorded(NamedTuple):
+    """A saved round's end: the game's state after it (None for a repeated action id), and
+    the warnings the table saw."""
 
-@dataclass(frozen=True)
-class RoundEnd:
-    """A round's end as the rules accept it: who plays it, each hand scored, the stored facts."""
-
-    seats: tuple[int, ...]
-    results: list[HandResult]
-    facts: dict[str, Any]  # as history.snapshot has it: how it ended and every hand
-
-
-@dataclass(frozen=True)
-class Hand:
-    """What a player held at the end of a round: typed points, or cards counted per rank."""
-
-    points: int | None = None
-    counts: Mapping[str, int] | None = None
+    state: GameState | None
+    warnings: tuple[HandWarning, ...]
 
 
 class Unconfirmed(RuleError):
@@ -58,14 +44,16 @@ def record_result(
     action_id: str | None = None,
     base_version: int | None = None,
     confirmed: bool | str = True,
-) -> tuple[HandWarning, ...]:
-    """Record or correct how a round ended; returns its warnings (a zero, a high hand).
+) -> Recorded:
+    """Record or correct how a round ended; answers the new state and its warnings (a zero,
+    a high hand).
 
     `confirmed` True saves whatever the warnings; False or a form's token saves only when
     there are none or the token acknowledges exactly these, else raises Unconfirmed.
+    Every refusal comes before anything is read from storage beyond `state`.
     """
     if history.already_done(state.facts, action_id):
-        return ()
+        return Recorded(None, ())
     if base_version is not None and history.changes_since(state.facts, base_version, number):
         message = msg(
             N_(
@@ -75,17 +63,16 @@ def record_result(
             number=number,
         )
         raise Conflict(message, field="round")
-    game = links.game_row(state.facts.id)
     end = checked_end(state, number, went_out, hands, cut_bonus_seat)
     warnings = end_warnings(state, number, end)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
+    game = links.game_row(state.facts.id)
     stored = next((played for played in game.rounds if played.number == number), None)
     record_ = stored or round_record(game, state.current)
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
-    check_consistent(game)
-    after = history.snapshot(record_)
+    saved = history.snapshot(record_)
     # Who entered each hand: the phones' entries saved unchanged are named in the history.
     phones = pending_hands.settle(game.id, number, end.facts)
     history.record(
@@ -94,175 +81,11 @@ def record_result(
         action_id,
         round_number=number,
         before=before,
-        after=after if not phones else {**(after or {}), "from_phones": phones},
+        after=saved if not phones else {**(saved or {}), "from_phones": phones},
     )
+    # The new facts read back once, before the commit: the rules check the whole game again
+    # (a correction can change later rounds), and the state they make is the answer.
+    after = check_consistent(game)
     db.session.commit()
-    return warnings
-
-
-def end_warnings(state: GameState, number: int, end: RoundEnd) -> tuple[HandWarning, ...]:
-    """The rules engine's warnings about a round's hands, each naming its player."""
-    hands = [
-        WarnedHand(seat, state.names[seat], result, limits_for(state, number, seat))
-        for seat, result in zip(end.seats, end.results, strict=True)
-    ]
-    return hand_warnings(hands)
-
-
-def checked_end(
-    state: GameState,
-    number: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> RoundEnd:
-    """Every rule a round's end must pass, and the facts it stores; live entry and a restore's
-    replay (tables/backup_replay) both check a round here."""
-    seats = _round_seats(state, number)
-    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
-        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
-    check_cut_bonus(state.rules, cut_bonus_seat, state.cutter_of(number))
-    current = state.current
-    if current and number == current.number and current.ended_by_stock and went_out is not None:
-        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
-    _check_stock_ending(state, number, went_out)
-    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
-    return RoundEnd(seats, results, _round_end(seats, results, hands, went_out, cut_bonus_seat))
-
-
-def _check_stock_ending(state: GameState, number: int, went_out: int | None) -> None:
-    """Refuse "the stock ended the round" before the stock's second run-out (RULES.md 5)."""
-    if went_out is not None:
-        return
-    record = state.rounds.get(number)
-    if record is not None and record.results and record.ended_by_stock:
-        return  # a correction keeps a stock ending recorded before this rule was checked
-    refusal = stock_ending_refusal(state.rules, record.run_outs if record is not None else 0)
-    if refusal is not None:
-        raise RuleError(refusal, field="went_out")
-
-
-def check_hand(
-    state: GameState, number: int, seat: int, hand: Hand, went_out: bool, cut_bonus: bool
-) -> HandResult:
-    """One player's hand checked alone, as the form checks it among the others: the cards in
-    play, the bound on a hand, no cards for who went out, the cut bonus only for the cutter."""
-    cut_seat = seat if cut_bonus else None
-    check_cut_bonus(state.rules, cut_seat, state.cutter_of(number))
-    return _hand_result(state, number, seat, seat if went_out else None, {seat: hand}, cut_seat)
-
-
-def hand_refusals(
-    state: GameState,
-    number: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> dict[int, RuleError]:
-    """Every hand's refusal at once, by seat, so a form shows them all instead of the first."""
-    refusals: dict[int, RuleError] = {}
-    for seat in _round_seats(state, number):
-        try:
-            _hand_result(state, number, seat, went_out, hands, cut_bonus_seat)
-        except RuleError as error:
-            refusals[seat] = error
-    return refusals
-
-
-def _round_end(
-    seats: Sequence[int],
-    results: Sequence[HandResult],
-    hands: Mapping[int, Hand],
-    went_out: int | None,
-    cut_bonus_seat: int | None,
-) -> dict[str, Any]:
-    """A round's end as the history stores it; tapped cards are kept to settle disputes."""
-    return {
-        "ended_by_stock": went_out is None,
-        "cut_bonus_seat": cut_bonus_seat,
-        "results": [
-            {
-                "seat": seat,
-                "went_out": seat == went_out,
-                "points": result.points,
-                "cards": None if seat == went_out or seat not in hands else _counts(hands[seat]),
-            }
-            for seat, result in zip(seats, results, strict=True)
-        ],
-    }
-
-
-def _counts(hand: Hand) -> dict[str, int] | None:
-    """The tapped cards of a hand, or None when its points were typed."""
-    return dict(hand.counts) if hand.counts else None
-
-
-def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
-    """Who plays round `number`, refusing a round not reached yet."""
-    seats = state.seats_of(number)
-    if seats is None:
-        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
-    return seats
-
-
-def _hand_result(
-    state: GameState,
-    number: int,
-    seat: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> HandResult:
-    """One player's facts for the round, counting tapped cards within the cards in play."""
-    cut = cut_bonus_seat == seat
-    hand = hands.get(seat)
-    if seat == went_out:
-        if hand is not None and (hand.points or hand.counts):
-            message = msg(
-                N_("%(name)s went out and holds no cards: clear the points entered for them."),
-                name=state.names[seat],
-            )
-            raise RuleError(message, field=f"hands.{seat}")
-        return HandResult(went_out=True, cut_bonus=cut)
-    if hand is None or (hand.points is None and hand.counts is None):
-        raise RuleError(
-            msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
-        )
-    if hand.counts is not None:
-        setup = setup_for(state, number)
-        try:
-            points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
-        except RuleError as error:
-            raise RuleError(error.message, field=f"hands.{seat}") from error
-        if hand.points is not None and hand.points != points:
-            # Two answers for one hand: the table decides which, the app never picks one.
-            message = msg(
-                N_("%(typed)s points were typed but the tapped cards count %(counted)s: keep one."),
-                typed=hand.points,
-                counted=points,
-            )
-            raise RuleError(message, field=f"hands.{seat}")
-    else:
-        points = hand.points or 0
-    if not 0 <= points <= MAX_POINTS:
-        message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
-        raise RuleError(message, field=f"hands.{seat}")
-    check_total(limits_for(state, number, seat), points, field=f"hands.{seat}")
-    return HandResult(points=points, cut_bonus=cut)
-
-
-def limits_for(state: GameState, number: int, seat: int) -> HandLimits:
-    """What this player's hand can hold at the end of round `number`: the decks and jokers
-    of this table, and the buys they made in that round."""
-    setup = setup_for(state, number)
-    buys = state.buys_in(number)[seat]
-    return hand_limits(state.rules, number, setup.decks, setup.jokers, buys)
-
-
-def setup_for(state: GameState, number: int) -> TableSetup:
-    """The deck set-up a round was played with, to check tapped cards against."""
-    if number > len(state.rules.rounds):
-        seats = len(_round_seats(state, number))
-        return tiebreaker_setup(state.rules, seats, 0, decks=state.facts.decks)
-    # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
-    return table_setup(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)
+    changed(after)
+    return Recorded(after, warnings)

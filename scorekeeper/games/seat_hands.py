@@ -2,7 +2,7 @@
 round, changes an entry first, or sends it back with a note (docs/RULES.md 11).
 
 A seat's entry is checked by the rules the end-of-round form checks a hand by
-(`round_end.check_hand`: the cards in play, the bound on a hand, the cut bonus only for the
+(`rules.round_end.check_hand`: the cards in play, the bound on a hand, the cut bonus only for the
 cutter), and only one player may say they went out. The seat always comes from the link.
 """
 
@@ -16,8 +16,9 @@ from ..extensions import db
 from ..rules.errors import RuleError
 from ..rules.game_state import CurrentRound, GameState
 from ..rules.messages import N_, msg
+from ..rules.round_end import Hand, check_hand, setup_for
 from ..rules.tally import points_from_counts
-from . import pending_hands, round_end
+from . import pending_hands
 from .pending_hands import NOTE_LENGTH, PendingHand
 
 
@@ -90,9 +91,9 @@ def _check(
         if other is not None and entered[other].waiting:
             message = msg(N_("%(name)s already said they went out."), name=state.names[other])
             raise RuleError(message, field="went_out")
-    hand = round_end.Hand(points=entry.points, counts=entry.counts or None)
+    hand = Hand(points=entry.points, counts=entry.counts or None)
     try:
-        round_end.check_hand(state, current.number, seat, hand, entry.went_out, entry.cut_bonus)
+        check_hand(state, current.number, seat, hand, entry.went_out, entry.cut_bonus)
     except RuleError as error:
         field = "cut_bonus" if error.field == "cut_bonus_seat" else "points"
         raise RuleError(error.message, field=field) from error
@@ -105,7 +106,7 @@ def points_of(state: GameState, hand: PendingHand) -> int | None:
         return 0
     if not hand.cards:
         return hand.points
-    setup = round_end.setup_for(state, hand.round_number)
+    setup = setup_for(state, hand.round_number)
     try:
         return points_from_counts(hand.cards, state.rules, setup.decks, setup.jokers)
     except RuleError:

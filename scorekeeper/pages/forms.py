@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     Field,
     FieldList,
+    FormField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -18,6 +19,7 @@ from wtforms import (
     SelectField,
     StringField,
 )
+from wtforms.meta import DefaultMeta
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -36,6 +38,7 @@ from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
+from ..rules.round_end import MAX_POINTS
 from .house_rule_links import saved_here
 from .posted import LARGEST, TOKEN
 
@@ -132,8 +135,28 @@ class CountsField(Field):
 
 def points_in_range(form: FlaskForm, field: Field) -> None:
     """Hand points are a whole number from 0; a typing slip over 10,000 is refused."""
-    if field.data is not None and not 0 <= field.data <= 10_000:
+    if field.data is not None and not 0 <= field.data <= MAX_POINTS:
         raise ValidationError(_l("Points are a whole number from 0 to 10,000."))
+
+
+HAND = "hand_"  # a seat's hand is the round form's field `hand_3`
+
+
+class HandForm(FlaskForm):
+    """One player's hand at a round's end: the points typed, or the cards tapped."""
+
+    class Meta(DefaultMeta):
+        csrf = False  # the round's form carries the one CSRF token
+
+        def bind_field(self, form: Any, unbound_field: Any, options: dict[str, Any]) -> Field:
+            """Post seat 3's fields as `points_3` and `cards_3`, not `hand_3-points`: the
+            names the page, hands.js, a phone's saved draft and every test post."""
+            seat = options["prefix"].removeprefix(HAND).rstrip("-")
+            named = {**options, "name": f"{options['name']}_{seat}", "prefix": ""}
+            return super().bind_field(form, unbound_field, named)  # type: ignore[no-any-return]
+
+    points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
+    cards = CountsField()
 
 
 def round_form(
@@ -141,7 +164,8 @@ def round_form(
 ) -> type[FlaskForm]:
     """A form class for ending a round: who went out, each other hand, the cutter's bonus.
 
-    `cutter` is the seat, name and bonus of the round's cutter, the only one who may earn it.
+    Each seat's hand is a HandForm, `form.hands[seat]`. `cutter` is the seat, name and bonus
+    of the round's cutter, the only one who may earn it.
     """
 
     class RoundForm(FlaskForm):
@@ -170,10 +194,13 @@ def round_form(
             widget=HiddenInput(), validators=[Optional(), NumberRange(0, LARGEST)]
         )
 
+        @property
+        def hands(self) -> dict[int, HandForm]:
+            """Each seat's hand, by seat."""
+            return {seat: self[f"{HAND}{seat}"].form for seat, _name in seats}
+
     for seat, _name in seats:
-        points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
-        setattr(RoundForm, f"points_{seat}", points)
-        setattr(RoundForm, f"cards_{seat}", CountsField())
+        setattr(RoundForm, f"{HAND}{seat}", FormField(HandForm, separator="-"))
     if cutter is None:
         delattr(RoundForm, "cut_bonus_seat")
     return RoundForm

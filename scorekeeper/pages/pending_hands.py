@@ -38,11 +38,11 @@ def fill_round_form(form: FlaskForm, entries: dict[int, PendingHand]) -> list[in
     the points or the tapped cards, the exact cut. The seats filled so."""
     filled = []
     for seat, entry in entries.items():
-        points = getattr(form, f"points_{seat}", None)
-        if not entry.waiting or points is None:
+        hand = form.hands.get(seat)
+        if not entry.waiting or hand is None:
             continue
-        points.data = entry.points
-        getattr(form, f"cards_{seat}").data = dict(entry.cards or {})
+        hand.points.data = entry.points
+        hand.cards.data = dict(entry.cards or {})
         if entry.went_out:
             form.went_out.data = str(seat)
         if entry.cut_bonus and hasattr(form, "cut_bonus_seat"):

@@ -8,10 +8,11 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
+from wtforms import Field
 
-from ..games import round_end
 from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import Conflict
+from ..games.round_end import Unconfirmed, record_result
 from ..games.spoken_numbers import number_words
 from ..games.undone import undone_round_end
 from ..i18n import current_locale, translate
@@ -20,6 +21,7 @@ from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledgement
 from ..rules.messages import Message
 from ..rules.quick_entry import MAX_TEXT, read_round
+from ..rules.round_end import Hand, hand_refusals, setup_for
 from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
@@ -40,12 +42,11 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     seats = _seats(state, number)
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
-    cutter = state.cutter_of(number)
-    bonus = state.rules.scoring.cut_bonus
+    cutter = state.cutter_of(number)  # None in a game without a cut bonus
     form_class = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,
-        None if cutter is None or bonus <= 0 else (cutter, state.names[cutter], bonus),
+        None if cutter is None else (cutter, state.names[cutter], state.rules.scoring.cut_bonus),
     )
     form = form_class(formdata=None) if fresh else form_class()
     if fresh or request.method == "GET":
@@ -58,11 +59,11 @@ def _refill(form: FlaskForm, end: dict[str, Any]) -> None:
     or the stock, the typed points or the tapped cards of every hand, the exact cut."""
     out = next((r["seat"] for r in end["results"] if r["went_out"]), None)
     form.went_out.data = STOCK if end["ended_by_stock"] or out is None else str(out)
+    hands = form.hands
     for result in end["results"]:
-        seat, cards = result["seat"], result["cards"]
-        typed = None if cards or result["went_out"] else result["points"]
-        getattr(form, f"points_{seat}").data = typed
-        getattr(form, f"cards_{seat}").data = cards or {}
+        hand, cards = hands[result["seat"]], result["cards"]
+        hand.points.data = None if cards or result["went_out"] else result["points"]
+        hand.cards.data = cards or {}
     if hasattr(form, "cut_bonus_seat") and end["cut_bonus_seat"] is not None:
         form.cut_bonus_seat.data = str(end["cut_bonus_seat"])
 
@@ -85,9 +86,10 @@ def _fill(form: FlaskForm, state: GameState, number: int, stock_ended: bool) -> 
     form.went_out.data = (
         STOCK if record.ended_by_stock else next(str(r.seat) for r in record.results if r.went_out)
     )
+    hands = form.hands
     for result in record.results:
-        getattr(form, f"points_{result.seat}").data = None if result.cards else result.points
-        getattr(form, f"cards_{result.seat}").data = result.cards or {}
+        hands[result.seat].points.data = None if result.cards else result.points
+        hands[result.seat].cards.data = result.cards or {}
     if hasattr(form, "cut_bonus_seat") and record.cut_bonus_seat is not None:
         form.cut_bonus_seat.data = str(record.cut_bonus_seat)
 
@@ -132,14 +134,15 @@ def _page(
 
 def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | None]:
     """The running sum of each hand's tapped cards, from the rules engine."""
-    setup = round_end.setup_for(state, number)
+    setup = setup_for(state, number)
     sums: dict[int, int | None] = {}
-    for seat in _seats(state, number):
-        counts = getattr(form, f"cards_{seat}").data or {}
+    for seat, hand in form.hands.items():
         try:
-            sums[seat] = points_from_counts(counts, state.rules, setup.decks, setup.jokers)
+            sums[seat] = points_from_counts(
+                hand.cards.data or {}, state.rules, setup.decks, setup.jokers
+            )
         except RuleError as error:
-            getattr(form, f"cards_{seat}").errors = [translate(worded(state.rules, error.message))]
+            hand.cards.errors = [translate(worded(state.rules, error.message))]
             sums[seat] = None
     return sums
 
@@ -177,16 +180,16 @@ def tap(game_id: int, number: int) -> Response:
     state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     seat, _sep, code = request.form.get("tap", "").partition(":")
-    field = getattr(form, f"cards_{seat}", None) if seat.isdigit() else None
+    hand = form.hands.get(int(seat)) if seat.isdecimal() and len(seat) < 3 else None
     notes = {}
-    if field is not None:
-        counts = dict(field.data or {})
+    if hand is not None:
+        counts = dict(hand.cards.data or {})
         if code == "clear":
             counts = {}
         elif code:
             counts[code] = counts.get(code, 0) + 1
-            notes = _drop_typed_points(form, int(seat))
-        field.data = counts
+            notes = _drop_typed_points(hand.points, int(seat))
+        hand.cards.data = counts
     return _page(state, number, form, notes=notes)
 
 
@@ -200,23 +203,23 @@ def read_said(game_id: int, number: int) -> Response:
     reading = read_round(
         said, [state.names[seat] for seat in seats], current_locale(), number_words
     )
-    for hand in reading.hands:
-        seat = seats[hand.seat]
-        points, cards = getattr(form, f"points_{seat}"), getattr(form, f"cards_{seat}")
-        cards.data = {}
-        if hand.went_out:
+    hands = form.hands
+    for said_hand in reading.hands:
+        seat = seats[said_hand.seat]
+        points = hands[seat].points
+        hands[seat].cards.data = {}
+        if said_hand.went_out:
             form.went_out.data = str(seat)
             points.data, points.raw_data = None, []
         else:
-            points.data, points.raw_data = hand.points, [str(hand.points)]
+            points.data, points.raw_data = said_hand.points, [str(said_hand.points)]
     problems = [translate(problem) for problem in reading.problems]
     status = 422 if problems else 200
     return _page(state, number, form, status, said=said, read_problems=problems)
 
 
-def _drop_typed_points(form: FlaskForm, seat: int) -> dict[int, str]:
+def _drop_typed_points(points: Field, seat: int) -> dict[int, str]:
     """One answer per hand: a tapped card replaces typed points, and the hand says so."""
-    points = getattr(form, f"points_{seat}")
     if points.data is None:
         return {}
     typed = points.data
@@ -233,25 +236,24 @@ def update(game_id: int, number: int) -> Response:
         if not form.went_out.errors:  # who went out decides what every other hand needs
             _attach_hand_refusals(state, number, form, _went_out(form))
         return _page(state, number, form, 422)
-    went_out, hands, cut_seat = _went_out(form), _hands(state, number, form), _cut_seat(form)
+    went_out, hands, cut_seat = _went_out(form), _hands(form), _cut_seat(form)
     record = state.rounds.get(number)
     correcting = record is not None and bool(record.results)
     # Only "Save anyway" sends this: the warnings it was shown, which must still be the ones.
     confirmed = request.form.get("confirm_warnings", "")
+    # A refusal changed nothing: `state`, read with the lock, is the game as it stands now.
     try:
-        round_end.record_result(
+        record_result(
             state, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
             confirmed,
         )  # fmt: skip
-    except round_end.Unconfirmed as unconfirmed:
+    except Unconfirmed as unconfirmed:
         return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
-        state = open_for_read(game_id, current_access())
         form = _form_for(state, number, fresh=True)
         form.form_errors.append(translate(error.message))
         return _page(state, number, form, 409)
     except RuleError as error:
-        state = open_for_read(game_id, current_access())
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form, went_out)
         return _page(state, number, form, 422)
@@ -275,14 +277,13 @@ def _went_out(form: FlaskForm) -> int | None:
     return None if form.went_out.data == STOCK else int(form.went_out.data)
 
 
-def _hands(state: GameState, number: int, form: FlaskForm) -> dict[int, round_end.Hand]:
+def _hands(form: FlaskForm) -> dict[int, Hand]:
     """Each hand as entered; those whose fields hold no well-formed value are left out."""
-    hands = {}
-    for seat in _seats(state, number):
-        points, cards = getattr(form, f"points_{seat}"), getattr(form, f"cards_{seat}")
-        if not points.errors and not cards.errors:
-            hands[seat] = round_end.Hand(points=points.data, counts=cards.data or None)
-    return hands
+    return {
+        seat: Hand(points=hand.points.data, counts=hand.cards.data or None)
+        for seat, hand in form.hands.items()
+        if not hand.points.errors and not hand.cards.errors
+    }
 
 
 def _cut_seat(form: FlaskForm) -> int | None:
@@ -295,16 +296,18 @@ def _attach_hand_refusals(
     state: GameState, number: int, form: FlaskForm, went_out: int | None
 ) -> None:
     """Show every hand's refusal with the form's other errors, not only the first one found."""
-    hands = _hands(state, number, form)
-    refusals = round_end.hand_refusals(state, number, went_out, hands, _cut_seat(form))
+    hands = _hands(form)
+    refusals = hand_refusals(state, number, went_out, hands, _cut_seat(form))
     for seat, error in refusals.items():
         # A hand whose field is refused already says that first.
-        if seat in hands and not getattr(form, f"points_{seat}").errors:
+        if seat in hands and not form.hands[seat].points.errors:
             _attach(form, worded(state.rules, error.message), error.field)
 
 
 def _attach(form: FlaskForm, message: Message, named: str | None) -> None:
-    """Show a rules refusal under the field it names ("hands.2" → the points of seat 2)."""
-    field_name = (named or "").replace("hands.", "points_").replace("points.", "points_")
-    field = getattr(form, field_name, None) or form.went_out
+    """Show a rules refusal under the field it names ("hands.2", "points.2": seat 2's points)."""
+    kind, _dot, seat = (named or "").partition(".")
+    at_hand = kind in ("hands", "points") and seat.isdecimal() and len(seat) < 3
+    hand = form.hands.get(int(seat)) if at_hand else None
+    field = hand.points if hand is not None else getattr(form, kind, None) or form.went_out
     field.errors = [*field.errors, translate(message)]

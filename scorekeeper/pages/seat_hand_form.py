@@ -9,25 +9,27 @@ from typing import Any
 from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, StringField
+from wtforms import BooleanField, FormField, HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, Regexp
 from wtforms.widgets import CheckboxInput, HiddenInput
 
-from ..games import pending_hands, round_end
+from ..games import pending_hands
 from ..games.pending_hands import PendingHand
 from ..games.seat_hands import Entry
 from ..i18n import translate
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
+from ..rules.round_end import setup_for
 from ..rules.sheet_words import worded
 from ..rules.tally import points_from_counts
-from .forms import CountsField, points_in_range
+from .forms import HAND, HandForm
 from .posted import LARGEST, TOKEN
 
 
 def form_class(seat: int) -> type[FlaskForm]:
-    """The pad's form for this seat: its hand's fields are named as on the end-of-round form.
-    Only the cutter is offered the exact cut; anyone's claim is checked by the rules."""
+    """The pad's form for this seat: its hand is the end-of-round form's HandForm, posted as
+    `points_N` and `cards_N` there too. Only the cutter is offered the exact cut; anyone's
+    claim is checked by the rules."""
 
     class SeatHandForm(FlaskForm):
         went_out = StringField(widget=CheckboxInput(), validators=[Optional(), AnyOf([str(seat)])])
@@ -37,10 +39,12 @@ def form_class(seat: int) -> type[FlaskForm]:
         )
         action_id = HiddenField(validators=[Optional(), Regexp(TOKEN)])
 
-    setattr(
-        SeatHandForm, f"points_{seat}", IntegerField(_l("Points"), [Optional(), points_in_range])
-    )
-    setattr(SeatHandForm, f"cards_{seat}", CountsField())
+        @property
+        def hands(self) -> dict[int, HandForm]:
+            """The seat's own hand, as the round form's `hands` has it."""
+            return {seat: self[f"{HAND}{seat}"].form}
+
+    setattr(SeatHandForm, f"{HAND}{seat}", FormField(HandForm, separator="-"))
     return SeatHandForm
 
 
@@ -61,9 +65,9 @@ def seat_form(state: GameState, seat: int, posted: bool = False) -> FlaskForm:
 
 def fill(form: FlaskForm, entry: PendingHand) -> None:
     """Put a seat's entry into its pad."""
-    points, cards = getattr(form, f"points_{entry.seat}"), getattr(form, f"cards_{entry.seat}")
-    points.data = entry.points
-    cards.data = dict(entry.cards or {})
+    hand = form.hands[entry.seat]
+    hand.points.data = entry.points
+    hand.cards.data = dict(entry.cards or {})
     if entry.went_out:
         form.went_out.data = str(entry.seat)
     form.cut_bonus.data = entry.cut_bonus
@@ -73,8 +77,8 @@ def entry_of(form: FlaskForm, seat: int) -> Entry:
     """What the pad says, for the service to check."""
     return Entry(
         went_out=form.went_out.data == str(seat),
-        points=getattr(form, f"points_{seat}").data,
-        counts=getattr(form, f"cards_{seat}").data or None,
+        points=form.hands[seat].points.data,
+        counts=form.hands[seat].cards.data or None,
         cut_bonus=bool(form.cut_bonus.data),
     )
 
@@ -85,13 +89,13 @@ def tap(form: FlaskForm, seat: int) -> None:
     tapped_seat, _sep, code = request.form.get("tap", "").partition(":")
     if tapped_seat != str(seat):
         return  # a seat taps only its own hand
-    cards = getattr(form, f"cards_{seat}")
+    cards = form.hands[seat].cards
     counts = dict(cards.data or {})
     if code == "clear":
         counts = {}
     elif code:
         counts[code] = counts.get(code, 0) + 1
-        points = getattr(form, f"points_{seat}")
+        points = form.hands[seat].points
         points.data, points.raw_data = None, []
     cards.data = counts
 
@@ -100,9 +104,9 @@ def hand_context(state: GameState, seat: int, form: FlaskForm) -> dict[str, Any]
     """What rounds/_hand.html needs to draw the seat's pad: the running sum of its cards."""
     number = form.number.data
     tallies: dict[int, int | None] = {seat: None}
-    cards = getattr(form, f"cards_{seat}")
+    cards = form.hands[seat].cards
     if isinstance(number, int) and state.seats_of(number) is not None:
-        setup = round_end.setup_for(state, number)
+        setup = setup_for(state, number)
         try:
             tallies[seat] = points_from_counts(
                 cards.data or {}, state.rules, setup.decks, setup.jokers

@@ -60,8 +60,8 @@ def tap_card(game_id: int) -> Response:
 
 def _refused_at(form: FlaskForm, seat: int, message: str, field: str | None) -> None:
     """Show a refusal of the seat's entry under the field it is about."""
-    named = {"points": f"points_{seat}", "went_out": "went_out", "cut_bonus": "cut_bonus"}
-    target = getattr(form, named.get(field or "", ""), None)
+    named = {"points": form.hands[seat].points, "went_out": form.went_out}
+    target = named.get(field or "") or (form.cut_bonus if field == "cut_bonus" else None)
     if target is None:
         form.form_errors.append(message)
     else:

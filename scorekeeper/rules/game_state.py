@@ -88,9 +88,9 @@ class GameState:
         if self.current is not None and self.current.number == number:
             return self.current.cutter
         record, seats = self.rounds.get(number), self.seats_of(number)
-        if record is None or seats is None or self.rules.scoring.cut_bonus <= 0:
+        if record is None or seats is None:
             return None
-        return _around(seats, record.dealer, cuts=True)[1]
+        return _cutter(self.rules, seats, record.dealer)
 
     def tapped_cards(self, number: int) -> dict[int, dict[str, int]]:
         """The cards tapped in for each hand of a round, kept to settle a dispute."""
@@ -171,10 +171,17 @@ def _tiebreakers(rules: RuleSet, rounds: dict[int, RoundFacts]) -> tuple[Tiebrea
     return tuple(played)
 
 
-def _around(seats: tuple[int, ...], dealer: int, *, cuts: bool) -> tuple[int, int | None]:
-    """Who plays first and who cuts (None: nobody) when `dealer` deals to `seats`."""
-    leader, right = seats_around(seats.index(dealer), len(seats), cuts=cuts)
-    return seats[leader], None if right is None else seats[right]
+def _leader(seats: tuple[int, ...], dealer: int) -> int:
+    """Who plays first when `dealer` deals to `seats`: the player on the dealer's left."""
+    return seats[seats_around(seats.index(dealer), len(seats), cuts=False)[0]]
+
+
+def _cutter(rules: RuleSet, seats: tuple[int, ...], dealer: int) -> int | None:
+    """Who cuts when `dealer` deals to `seats`: the player on the dealer's right, in a game
+    with a cut bonus (Liverpool); nobody otherwise. The one place a cutter is worked out:
+    the round being played and every past one (GameState.cutter_of) ask here."""
+    right = seats_around(seats.index(dealer), len(seats), cuts=rules.scoring.cut_bonus > 0)[1]
+    return None if right is None else seats[right]
 
 
 def _current(
@@ -200,7 +207,6 @@ def _current(
     record = rounds.get(number)
     # Who really dealt is a fact; an edit to an earlier round does not move the deal.
     dealer = record.dealer if record is not None else seats[setup.dealer]
-    first, cutter = _around(seats, dealer, cuts=setup.cutter is not None)
     bought = Counter(buy.seat for buy in record.buys) if record else Counter()
     in_game = Counter(buy.seat for played in rounds.values() for buy in played.buys)
     run_outs = record.run_outs if record else 0
@@ -221,8 +227,8 @@ def _current(
         seats=seats,
         setup=setup,
         dealer=dealer,
-        first_player=first,
-        cutter=cutter,
+        first_player=_leader(seats, dealer),
+        cutter=_cutter(rules, seats, dealer),
         buys={seat: bought[seat] for seat in seats},
         game_buys={seat: in_game[seat] for seat in seats},
         buys_left=left,

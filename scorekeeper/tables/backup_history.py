@@ -11,10 +11,10 @@ from typing import Any, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from ..games.round_end import setup_for
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.messages import N_, Message, msg
+from ..rules.round_end import setup_for
 from ..rules.tally import points_from_counts
 from .backup_format import BackupChange, BackupGame, BackupResult, Part
 

@@ -4,7 +4,7 @@ Each game is built again in memory as its facts (rules.game_facts.GameFacts, wha
 rules engine derives a state from), never in the session: its rule set goes through the rule
 set's validation and its table through a new game's check; then each round in turn, each buy
 as the Buy button checks it, each run-out as "The stock ran out" does and each round's end as
-the end-of-round form does (games/round_end.checked_end), which must make exactly the facts
+the end-of-round form does (rules/round_end.checked_end), which must make exactly the facts
 the file holds. The first fact they refuse refuses the file, naming the game, the round and
 the reason. Nothing is written and no lock is held, so a long file keeps no phone waiting.
 
@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 
 from ..games.actions import buy_refused, check_table
 from ..games.history import round_label
-from ..games.round_end import Hand, checked_end
 from ..games.state import game_state
 from ..rules.errors import RuleError
 from ..rules.game_facts import BuyFacts, GameFacts, ResultFacts, RoundFacts, SeatFacts
 from ..rules.game_state import GameState
 from ..rules.messages import N_, Message, msg
+from ..rules.round_end import Hand, checked_end
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
 from ..rules.stock import stock_ran_out

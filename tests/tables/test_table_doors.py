@@ -138,6 +138,28 @@ def test_move_up_on_a_tables_start_form_keeps_what_was_typed(
         assert html.index('value="Carla"') < html.index('value="Ben"')
 
 
+@pytest.mark.parametrize("at_table", [False, True])
+def test_a_game_and_a_tables_game_move_up_and_start_with_a_saved_set_in_one_flow(
+    app: Flask, client: FlaskClient, at_table: bool
+) -> None:
+    # Both doors are pages/games.start_from_form: the same answers for the same form.
+    key = house_rules(client)
+    door = f"{open_table(client)}/games" if at_table else "/games/"
+    data = {"ruleset": key, "first_dealer": "0", "players-0": "Anna", "players-1": "Ben"}
+    moved = client.post(door, data={**data, "players-2": "Carla", "move": "2"})
+    html = moved.get_data(as_text=True)
+    assert moved.status_code == 200, text(html)
+    assert html.index('value="Carla"') < html.index('value="Ben"')
+    assert f'<option selected value="{key}">' in html  # the saved set stays chosen
+    started = client.post(door, data={**data, "players-1": "Carla", "players-2": "Ben"})
+    assert started.status_code == 303, text(started.get_data(as_text=True))
+    with app.app_context():
+        game = db.session.scalars(select(Game)).one()
+        assert game.table_id == (1 if at_table else None)
+        assert ruleset_from_dict(game.rules_json, stored=True).buys.cap_per_game == 5
+    assert "Carla" in client.get(started.headers["Location"]).get_data(as_text=True)
+
+
 @pytest.mark.parametrize(
     "before",
     ["-99999999999999999999", "99999999999999999999", "-1", "0", "2147483648", "x", "1e9", "١"],

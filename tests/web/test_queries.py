@@ -29,6 +29,7 @@ from scorekeeper.models import (
     SeatLink,
     TablePlayer,
 )
+from scorekeeper.rules import game_state as derive
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from scorekeeper.unchanged_poll import UnchangedPoll
@@ -432,3 +433,59 @@ def test_the_sheet_of_a_card_tables_game_follows_a_rename(app: Flask, client: Fl
     renamed = client.post(f"{table_url}/people/{anna}/name", data={"name": "Annabel"})
     assert renamed.status_code == 303
     assert "Annabel" in game.page("/sheet")  # the same version: its sheet was not kept
+
+
+@pytest.fixture
+def derived(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ids of the games whose state the rules engine derives while the test runs."""
+    seen: list[int] = []
+    game_state = derive.game_state
+
+    def counted(facts: Any, rules: Any) -> Any:
+        seen.append(facts.id)
+        return game_state(facts, rules)
+
+    monkeypatch.setattr(derive, "game_state", counted)
+    return seen
+
+
+def test_the_end_of_round_form_derives_a_card_tables_game_once_per_request(
+    client: FlaskClient, derived: list[int]
+) -> None:
+    # A card table's game is never kept, so each request derives it from its facts: once to
+    # show or check the form, whatever it answers; a save once more, from the facts it made.
+    game = start_at(client, open_table(client), ["Anna", "Ben", "Carla"])
+    game_id, token = game.url.split("/")[-2:]
+    rounds = f"{game.url}/rounds/1"
+    hands = {"went_out": "0", "points_1": "20", "points_2": "5"}
+    client.post(f"{game.url}/buys", data={"seat": "1"})  # round 1 changed after version 1
+    api_round = {"went_out": 0, "hands": {"1": {"points": 25}, "2": {"points": 5}}}
+    requests: dict[str, Callable[[], Any]] = {
+        "the form": lambda: client.get(rounds),
+        "a tapped card": lambda: client.post(f"{rounds}/tap", data={**hands, "tap": "1:K"}),
+        "a hand refused": lambda: client.post(rounds, data={**hands, "points_1": "1"}),
+        "a hand held for a warning": lambda: client.post(rounds, data={**hands, "points_2": "0"}),
+        "a stale form": lambda: client.post(rounds, data={**hands, "version": "1"}),
+        "the round saved": lambda: client.post(rounds, data=hands),
+        "the same round saved again": lambda: client.post(rounds, data=hands),
+        "the round corrected by the API": lambda: client.put(
+            f"/api/v1/games/{game_id}/rounds/1",
+            json=api_round,
+            headers={"Authorization": f"Bearer {token}"},
+        ),
+    }
+    counts = {}
+    for name, send in requests.items():
+        derived.clear()
+        status = send().status_code
+        counts[name] = (status, len(derived))
+    assert counts == {
+        "the form": (200, 1),
+        "a tapped card": (200, 1),
+        "a hand refused": (422, 1),
+        "a hand held for a warning": (422, 1),
+        "a stale form": (409, 1),
+        "the round saved": (303, 2),
+        "the same round saved again": (303, 2),
+        "the round corrected by the API": (200, 2),
+    }

@@ -1,0 +1,216 @@
+"""A round's end: who went out, each other hand, the cut; every rule it must pass (RULES.md 5-7).
+
+Live entry (both front doors, through games/round_end.record_result) and a restore's replay
+(tables/backup_replay) check a round here, against the game's state, and get the facts the
+history stores; a refusal is a RuleError at the field it concerns ("hands.2", "went_out").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RuleError
+from .game_state import GameState
+from .hand_totals import HandLimits, check_total, hand_limits
+from .hand_warnings import HandWarning, WarnedHand, hand_warnings
+from .messages import N_, msg
+from .scoring import HandResult, check_cut_bonus
+from .stock import stock_ending_refusal
+from .table import TableSetup, table_setup, tiebreaker_setup
+from .tally import points_from_counts
+
+MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What a player held at the end of a round: typed points, or cards counted per rank."""
+
+    points: int | None = None
+    counts: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """A round's end as the rules accept it: who plays it, each hand scored, the stored facts."""
+
+    seats: tuple[int, ...]
+    results: list[HandResult]
+    facts: dict[str, Any]  # as history.snapshot has it: how it ended and every hand
+
+
+def checked_end(
+    state: GameState,
+    number: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> RoundEnd:
+    """Every rule a round's end must pass, and the facts it stores."""
+    seats = _round_seats(state, number)
+    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
+        raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
+    check_cut_bonus(state.rules, cut_bonus_seat, state.cutter_of(number))
+    check_stock_ending(state, number, went_out)
+    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
+    return RoundEnd(seats, results, _stored(seats, results, hands, went_out, cut_bonus_seat))
+
+
+def check_stock_ending(state: GameState, number: int, went_out: int | None) -> None:
+    """Nobody goes out of a round the stock ended; the stock ends a round only at its last
+    run-out (RULES.md 5)."""
+    current = state.current
+    if current and number == current.number and current.ended_by_stock and went_out is not None:
+        raise RuleError(msg(N_("The stock ended this round: nobody went out.")), field="went_out")
+    if went_out is not None:
+        return
+    record = state.rounds.get(number)
+    if record is not None and record.results and record.ended_by_stock:
+        return  # a correction keeps a stock ending recorded before this rule was checked
+    refusal = stock_ending_refusal(state.rules, record.run_outs if record is not None else 0)
+    if refusal is not None:
+        raise RuleError(refusal, field="went_out")
+
+
+def hand_refusals(
+    state: GameState,
+    number: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> dict[int, RuleError]:
+    """Every hand's refusal at once, by seat, so a form shows them all instead of the first."""
+    refusals: dict[int, RuleError] = {}
+    for seat in _round_seats(state, number):
+        try:
+            _hand_result(state, number, seat, went_out, hands, cut_bonus_seat)
+        except RuleError as error:
+            refusals[seat] = error
+    return refusals
+
+
+def end_warnings(state: GameState, number: int, end: RoundEnd) -> tuple[HandWarning, ...]:
+    """The hands worth a second look (a zero without going out, a high hand), each named."""
+    hands = [
+        WarnedHand(seat, state.names[seat], result, limits_for(state, number, seat))
+        for seat, result in zip(end.seats, end.results, strict=True)
+    ]
+    return hand_warnings(hands)
+
+
+def check_hand(
+    state: GameState, number: int, seat: int, hand: Hand, went_out: bool, cut_bonus: bool
+) -> HandResult:
+    """One player's hand checked alone, as a round's end checks it among the others (a hand
+    entered on that player's phone, docs/RULES.md 11): the cards in play, the most a hand can
+    be worth (§6), no cards for who went out, the cut bonus for the round's cutter alone."""
+    cut_seat = seat if cut_bonus else None
+    check_cut_bonus(state.rules, cut_seat, state.cutter_of(number))
+    return _hand_result(state, number, seat, seat if went_out else None, {seat: hand}, cut_seat)
+
+
+def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
+    """Who plays round `number`; a round not reached yet is refused."""
+    seats = state.seats_of(number)
+    if seats is None:
+        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
+    return seats
+
+
+def _hand_result(
+    state: GameState,
+    number: int,
+    seat: int,
+    went_out: int | None,
+    hands: Mapping[int, Hand],
+    cut_bonus_seat: int | None,
+) -> HandResult:
+    """One hand's points: none for who went out, else typed or counted from the cards tapped,
+    within the cards in play; typed points and tapped cards must agree."""
+    cut = cut_bonus_seat == seat
+    hand = hands.get(seat)
+    if seat == went_out:
+        if hand is not None and (hand.points or hand.counts):
+            message = msg(
+                N_("%(name)s went out and holds no cards: clear the points entered for them."),
+                name=state.names[seat],
+            )
+            raise RuleError(message, field=f"hands.{seat}")
+        return HandResult(went_out=True, cut_bonus=cut)
+    if hand is None or (hand.points is None and hand.counts is None):
+        raise RuleError(
+            msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
+        )
+    points = _points(state, number, seat, hand)
+    if not 0 <= points <= MAX_POINTS:
+        message = msg(N_("Points are a whole number from 0 to %(most)s."), most=MAX_POINTS)
+        raise RuleError(message, field=f"hands.{seat}")
+    check_total(limits_for(state, number, seat), points, field=f"hands.{seat}")
+    return HandResult(points=points, cut_bonus=cut)
+
+
+def _points(state: GameState, number: int, seat: int, hand: Hand) -> int:
+    """A hand's points as typed, or as its tapped cards count."""
+    if hand.counts is None:
+        return hand.points or 0
+    setup = setup_for(state, number)
+    try:
+        points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
+    except RuleError as error:
+        raise RuleError(error.message, field=f"hands.{seat}") from error
+    if hand.points is not None and hand.points != points:
+        # Two answers for one hand: the table decides which, the app never picks one.
+        message = msg(
+            N_("%(typed)s points were typed but the tapped cards count %(counted)s: keep one."),
+            typed=hand.points,
+            counted=points,
+        )
+        raise RuleError(message, field=f"hands.{seat}")
+    return points
+
+
+def limits_for(state: GameState, number: int, seat: int) -> HandLimits:
+    """What this player's hand can hold at the end of round `number`: the decks and jokers
+    of this table, and the buys they made in that round."""
+    setup = setup_for(state, number)
+    buys = state.buys_in(number)[seat]
+    return hand_limits(state.rules, number, setup.decks, setup.jokers, buys)
+
+
+def setup_for(state: GameState, number: int) -> TableSetup:
+    """The deck set-up a round was played with, to check tapped cards against."""
+    if number > len(state.rules.rounds):
+        seats = len(_round_seats(state, number))
+        return tiebreaker_setup(state.rules, seats, 0, decks=state.facts.decks)
+    # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
+    return table_setup(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)
+
+
+def _stored(
+    seats: Sequence[int],
+    results: Sequence[HandResult],
+    hands: Mapping[int, Hand],
+    went_out: int | None,
+    cut_bonus_seat: int | None,
+) -> dict[str, Any]:
+    """A round's end as the history stores it; tapped cards are kept to settle disputes."""
+    return {
+        "ended_by_stock": went_out is None,
+        "cut_bonus_seat": cut_bonus_seat,
+        "results": [
+            {
+                "seat": seat,
+                "went_out": seat == went_out,
+                "points": result.points,
+                "cards": None if seat == went_out or seat not in hands else _counts(hands[seat]),
+            }
+            for seat, result in zip(seats, results, strict=True)
+        ],
+    }
+
+
+def _counts(hand: Hand) -> dict[str, int] | None:
+    """The tapped cards of a hand, or None when its points were typed."""
+    return dict(hand.counts) if hand.counts else None
