@@ -240,6 +240,23 @@ function takePhoneEntries() {
     const note = hand.querySelector("[data-from-phone-note]");
     if (note) note.hidden = false;
   }
+  // An entry sent back counts for nothing: a hand filled from it, unchanged since, is blank again.
+  for (const entry of document.querySelectorAll("#phone-hands [data-sent-back]")) {
+    const seat = entry.dataset.seat;
+    const hand = document.getElementById(`hand-${seat}`);
+    const points = form.elements[`points_${seat}`];
+    const cards = cardsOf(form, seat);
+    if (!hand || hand.dataset.fromPhone === undefined || !points || !cards) continue;
+    if (points.value !== entry.dataset.points || cards.value !== entry.dataset.cards) continue;
+    points.value = "";
+    if (cards.value) {
+      cards.value = "";
+      drawCounts(hand, seat, []);
+      hand.querySelector("[data-testid^=tally-]")?.remove();
+    }
+    delete hand.dataset.fromPhone;
+    hand.querySelector("[data-from-phone-note]")?.setAttribute("hidden", "");
+  }
 }
 
 window.addEventListener("online", () => {

@@ -4,6 +4,7 @@ once and the arbiter decides; every seat enters its own hand; the scorekeeper se
 with a note and that seat sends it again; one tap saves the round; a view link's sheet follows
 live; in round 2 a second "I went out" is refused at the phone, entries arriving while the
 end-of-round form is open fill its blank hands but never what the scorekeeper typed, and the
+a hand sent back from the form is blank there until its phone sends it again, and the
 history names who entered what."""
 
 from __future__ import annotations
@@ -123,6 +124,14 @@ def test_two_rounds_with_every_hand_counted_on_its_own_phone(
         "20 points"
     )
     expect(hand(page, "Ben").get_by_label("Points")).to_have_value("25")
+    # Sent back from the form: the hand filled from it is blank again until Dan sends it again.
+    entries = page.get_by_test_id("phone-hands")
+    entries.get_by_test_id("note-3").fill("Really 40?")
+    entries.get_by_test_id("send-back-3").click()
+    expect(hand(page, "Dan").get_by_label("Points")).to_have_value("")
+    expect(dan.page.get_by_test_id("sent-back")).to_contain_text("Really 40?")
+    send_hand(dan.page, points=40)
+    expect(hand(page, "Dan").get_by_label("Points")).to_have_value("40")
     page.get_by_role("button", name="Save the round", exact=True).last.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 3 of 7")
     second = viewer.page.locator("tbody tr").nth(1).locator(".score")
