@@ -222,6 +222,27 @@ class SeatCall(db.Model):
     outcome: Mapped[str | None] = mapped_column(String(16))  # recorded, passed or dismissed
 
 
+class SeatHand(db.Model):
+    """A hand entered on a seat's own phone: pending until the scorekeeper saves the round
+    (which clears it) or sends it back with a note (docs/RULES.md 11). One per seat and round."""
+
+    __table_args__ = (UniqueConstraint("game_id", "round_number", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    round_number: Mapped[int]
+    seat: Mapped[int]
+    went_out: Mapped[bool] = mapped_column(default=False)
+    points: Mapped[int | None]  # typed points; None when the cards were tapped or went out
+    cards: Mapped[dict[str, int] | None] = mapped_column(JSON)  # counts per rank, when tapped
+    cut_bonus: Mapped[bool] = mapped_column(default=False)  # the cutter says they cut exactly
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # or sent_back
+    note: Mapped[str | None] = mapped_column(String(140))  # the scorekeeper's word, sent back
+    action_id: Mapped[str | None] = mapped_column(String(64))  # a double tap submits once
+    version: Mapped[int] = mapped_column(default=0)  # the game's version this entry made
+    submitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class HouseRules(db.Model):
     """A table's own rule set, saved under a name; a game copies it, so later edits spare it."""
 

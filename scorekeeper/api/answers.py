@@ -94,6 +94,8 @@ class Change(Answer):
     round: Count | None
     seat: Count | None
     text: str
+    # a saved round's hands entered on the players' own phones; the others the scorekeeper's
+    from_phones: list[Count]
     created_at: Timestamp
     undone: bool
 
@@ -107,6 +109,7 @@ class Change(Answer):
                 "round": change.round_number,
                 "seat": change.seat,
                 "text": translate_text(describe(change, names, regular_rounds)),
+                "from_phones": (change.after or {}).get("from_phones") or [],
                 "created_at": iso(change.created_at),
                 "undone": change.undone_at is not None,
             }

@@ -17,6 +17,7 @@ from . import (
     house_rules,
     openapi,
     problems,
+    seat_hands,
     seats,
     sharing,
     table_files,
@@ -50,6 +51,7 @@ problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
 seats.register(bp, GAME)
+seat_hands.register(bp, GAME)
 house_rules.register(bp)
 tables.register(bp)
 table_people.register(bp)

@@ -1,7 +1,13 @@
-"""What the API answers about seats: each seat's link (for the edit link), a seat's own view."""
+"""What the API answers about seats: each seat's link (for the edit link), a hand entered on a
+seat's phone."""
 
 from __future__ import annotations
 
+from typing import Literal
+
+from ..games import seat_hands
+from ..games.pending_hands import PendingHand as Entered
+from ..rules.game_state import GameState
 from .answer_base import Answer, Count
 
 
@@ -11,3 +17,33 @@ class SeatLink(Answer):
     seat: Count
     name: str
     token: str
+
+
+class PendingHand(Answer):
+    """A hand entered on a seat's phone for the round being played: pending until the
+    scorekeeper saves the round (which clears it), or sent back with the scorekeeper's note."""
+
+    seat: Count
+    name: str
+    round: Count
+    went_out: bool
+    points: Count | None  # what it counts (0 for going out); null: its cards no longer fit
+    cards: dict[str, Count] | None  # counted per rank code, when the cards were tapped
+    cut_bonus: bool
+    status: Literal["pending", "sent_back"]
+    note: str | None
+
+    @classmethod
+    def of(cls, state: GameState, entry: Entered) -> PendingHand:
+        """An entry as the API answers it."""
+        return cls(
+            seat=entry.seat,
+            name=state.names[entry.seat],
+            round=entry.round_number,
+            went_out=entry.went_out,
+            points=seat_hands.points_of(state, entry),
+            cards=dict(entry.cards) if entry.cards else None,
+            cut_bonus=entry.cut_bonus,
+            status="pending" if entry.waiting else "sent_back",
+            note=entry.note,
+        )

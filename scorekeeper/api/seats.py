@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..capability_links import LinkRefused
-from ..games import calls, seat_links
+from ..games import calls, pending_hands, seat_links
 from ..games.calls import Call
 from ..games.links import GameAccess
 from ..games.opening import open_for_change, open_for_read
@@ -24,7 +24,7 @@ from .openapi import documented
 from .problems import Problem
 from .reading import read
 from .requests import Action, LinkChange, SeatChange
-from .seat_answers import SeatLink
+from .seat_answers import PendingHand, SeatLink
 
 
 class SeatView(Answer):
@@ -34,6 +34,7 @@ class SeatView(Answer):
     name: str
     buys: Count | None  # this round's; null when the game is over or the seat sits it out
     buys_left: Count | None  # null: no limit, or no round for this seat
+    hand: PendingHand | None  # its hand entered for the round being played, if any
     game: Game
 
 
@@ -92,16 +93,20 @@ def with_seat_links(shown: Game, state: GameState, access: GameAccess) -> Game:
 
 @documented({200: SeatView})
 def seat_show(game_id: int) -> tuple[Response, int]:
-    """Show the seat a seat link opens: its buys this round and the game as it stands."""
+    """Show the seat a seat link opens: its buys and its entered hand this round, and the game
+    as it stands."""
     opened = open_seat(game_id, change=False)
     state = open_for_read(game_id, opened)
     current, seat = state.current, opened.seat
     playing = current is not None and seat in current.seats
+    number = None if current is None else current.number
+    entry = pending_hands.of_round(game_id, number).get(seat)
     view = SeatView(
         seat=seat,
         name=state.names[seat],
         buys=current.buys[seat] if playing and current else None,
         buys_left=current.buys_left[seat] if playing and current else None,
+        hand=None if entry is None else PendingHand.of(state, entry),
         game=Game.of(state),
     )
     return answer(view)

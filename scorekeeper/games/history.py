@@ -180,6 +180,26 @@ def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Mes
     return _describe_result(change, names, label)
 
 
+def describe_entries(change: Change, names: tuple[str, ...]) -> Message | None:
+    """Who entered a saved round's hands, when some came from the players' own phones: those
+    by name, the rest the scorekeeper's (who saves every round)."""
+    after = change.after or {}
+    phones = set(after.get("from_phones") or ())
+    if change.kind != "result" or not phones:
+        return None
+    seats = [result["seat"] for result in after["results"] if result["seat"] < len(names)]
+    own = tuple(names[seat] for seat in seats if seat in phones)
+    kept = tuple(names[seat] for seat in seats if seat not in phones)
+    if not kept:
+        every = N_("Every hand entered on its player's phone (%(own)s), saved by the scorekeeper.")
+        return msg(every, own=own)
+    some = N_(
+        "Entered on their own phones: %(own)s. "
+        "Entered by the scorekeeper, who saved the round: %(kept)s."
+    )
+    return msg(some, own=own, kept=kept)
+
+
 def round_label(number: int | None, regular_rounds: int) -> Message:
     """A round as the sheet names it: "Round 3", or "Tiebreaker round 1" after the last."""
     if number is not None and number > regular_rounds:

@@ -12,7 +12,7 @@ from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledged
 from ..rules.messages import N_, msg
 from ..rules.round_end import Hand, checked_end, end_warnings
-from . import history, links
+from . import history, links, pending_hands
 from .actions import check_consistent, round_record
 from .opening import changed
 from .refusals import Conflict
@@ -72,13 +72,16 @@ def record_result(
     record_ = stored or round_record(game, state.current)
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
+    saved = history.snapshot(record_)
+    # Who entered each hand: the phones' entries saved unchanged are named in the history.
+    phones = pending_hands.settle(game.id, number, end.facts)
     history.record(
         game,
         "result",
         action_id,
         round_number=number,
         before=before,
-        after=history.snapshot(record_),
+        after=saved if not phones else {**(saved or {}), "from_phones": phones},
     )
     # The new facts read back once, before the commit: the rules check the whole game again
     # (a correction can change later rounds), and the state they make is the answer.

@@ -29,6 +29,7 @@ REGIONS = {
         "games/_stock.html",
         "games/_standings.html",
         "seats/_calls.html",  # the seats' "May I?" calls, for the edit link (pages/seats.py)
+        "seats/_hands.html",  # the hands entered on the seats' phones (pages/pending_hands.py)
     ),
     "over": ("games/_standings.html",),
     "sheet": ("games/_sheet.html", "games/_running_chart.html", HISTORY),

@@ -27,6 +27,7 @@ from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from .forms import STOCK, round_form
 from .links import GAME, current_access, protect, require_edit
+from .pending_hands import entries_of, fill_round_form
 from .rendering import go_to, respond, wants_fragment
 
 bp = Blueprint("rounds", __name__, url_prefix=f"{GAME}/rounds")
@@ -102,6 +103,7 @@ def _page(
     said: str = "",
     read_problems: list[str] | None = None,
     warnings: tuple[HandWarning, ...] = (),
+    from_phones: list[int] | None = None,
 ) -> Response:
     """The end-of-round page; `notes` say per hand what a tap did to typed points.
 
@@ -126,6 +128,7 @@ def _page(
         read_problems=read_problems or [],
         warned=warned,
         acknowledgement=acknowledgement(warnings),
+        from_phones=from_phones or [],
     )
 
 
@@ -164,7 +167,11 @@ def edit(game_id: int, number: int) -> Response:
     undone = undone_round_end(game_id, request.args.get("undone", type=int), number)
     if undone is not None:
         _refill(form, undone)
-    return _page(state, number, form)
+    # The hands entered on the players' phones, in a round not saved yet: to check and save.
+    record = state.rounds.get(number)
+    saved = record is not None and bool(record.results)
+    phones = [] if undone is not None or saved else fill_round_form(form, entries_of(state, number))
+    return _page(state, number, form, from_phones=phones)
 
 
 @bp.post("/<int:number>/tap")

@@ -33,6 +33,7 @@ from .rendering import (
     unchanged,
     wants_fragment,
 )
+from .seat_hand_form import hand_context, seat_form
 
 SEAT = "/s/<int:game_id>/<token>"
 PAGE = "seats/show.html"
@@ -83,21 +84,22 @@ def seat_state(game_id: int) -> GameState:
 
 
 def screen(state: GameState) -> str:
-    """Which regions the seat page shows: a round being played, or a game over."""
-    return "round" if state.current is not None else "over"
+    """Which page the seat sees: a round being played (the pad is that round's), or a game over."""
+    return "over" if state.current is None else f"round-{state.current.number}"
 
 
 def regions(state: GameState) -> list[str]:
-    """The seat page's live regions for this state."""
+    """The seat page's live regions for this state (never the pad: it holds the seat's typing)."""
     header = ["games/_round_header.html"] if state.current is not None else []
-    return [*header, "seats/_seat.html", "games/_standings.html"]
+    return [*header, "seats/_seat.html", "seats/_hand_status.html", "games/_standings.html"]
 
 
 @bp.get("")
 def show(game_id: int) -> Response:
-    """The seat's page: this round's contract and deal, its own buys, the standings."""
-    state = seat_state(game_id)
-    return respond(PAGE, PAGE, state=state, seat=current_seat(), on=screen(state))
+    """The seat's page: this round's contract and deal, its own buys and hand, the standings."""
+    state, seat = seat_state(game_id), current_seat()
+    pad = hand_context(state, seat, seat_form(state, seat))
+    return respond(PAGE, PAGE, state=state, seat=seat, on=screen(state), **pad)
 
 
 @bp.get("/version")

@@ -11,7 +11,7 @@ from flask import Flask, g, url_for
 from flask_babel import format_date, format_time
 from markupsafe import Markup
 
-from ..games.history import describe
+from ..games.history import describe, describe_entries
 from ..i18n import current_locale, translate
 from ..models import TablePlayer, person_of
 from ..rules.game_state import GameState
@@ -128,6 +128,7 @@ def init_app(app: Flask) -> None:
         rules_name=rules_name,
         rank_buttons=rank_buttons,
         describe_change=describe,
+        describe_entries=describe_entries,
         format_time=format_time,
         format_date=format_date,
         current_theme=current_theme,

@@ -100,6 +100,17 @@ def end_warnings(state: GameState, number: int, end: RoundEnd) -> tuple[HandWarn
     return hand_warnings(hands)
 
 
+def check_hand(
+    state: GameState, number: int, seat: int, hand: Hand, went_out: bool, cut_bonus: bool
+) -> HandResult:
+    """One player's hand checked alone, as a round's end checks it among the others (a hand
+    entered on that player's phone, docs/RULES.md 11): the cards in play, the most a hand can
+    be worth (§6), no cards for who went out, the cut bonus for the round's cutter alone."""
+    cut_seat = seat if cut_bonus else None
+    check_cut_bonus(state.rules, cut_seat, state.cutter_of(number))
+    return _hand_result(state, number, seat, seat if went_out else None, {seat: hand}, cut_seat)
+
+
 def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
     """Who plays round `number`; a round not reached yet is refused."""
     seats = state.seats_of(number)

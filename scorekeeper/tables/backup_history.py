@@ -63,6 +63,7 @@ class RoundEnd(Part):
     ended_by_stock: bool
     cut_bonus_seat: int | None = Field(default=None, ge=0, le=7)
     results: list[BackupResult] = Field(max_length=8)
+    from_phones: list[int] | None = Field(default=None, max_length=8)  # entered on seats' phones
 
 
 NONE = type(None)
@@ -140,7 +141,10 @@ def _round_end_problem(
     """A round's end undo would put back: one hand per player of the round, counted cards."""
     hands = sorted(result.seat for result in end.results)
     out = [result for result in end.results if result.went_out]
+    phones = set(end.from_phones or ())
     if hands != sorted(seats) or len(out) > 1 or end.ended_by_stock != (not out):
+        return msg(N_("This entry of the history holds a round's end no table can have."))
+    if not phones <= set(hands):
         return msg(N_("This entry of the history holds a round's end no table can have."))
     try:
         setup = setup_for(state, number)

@@ -24,6 +24,8 @@ function restoreDraft(form) {
   const { version, ...entry } = kept;
   for (const [name, value] of Object.entries(entry)) {
     for (const field of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+      // A hand filled in from the player's phone keeps it where this phone had typed nothing.
+      if (value === "" && field.closest("fieldset[data-from-phone]")) continue;
       if (field.type === "radio") {
         if (field.value === value && !field.checked) { field.checked = true; changed = true; }
       } else if (field.value !== value) {
@@ -60,12 +62,14 @@ document.addEventListener("DOMContentLoaded", () => {
   const form = document.querySelector("form[data-draft]");
   if (form) restoreDraft(form);
   watchDraft();
+  takePhoneEntries();
 });
 window.addEventListener("pageshow", (event) => {
   const form = document.querySelector("form[data-draft]");
   if (event.persisted && form) restoreDraft(form); // back/forward from the page cache
 });
 document.addEventListener("htmx:afterSettle", (event) => {
+  if (event.detail.target?.id === "phone-hands") takePhoneEntries();
   const form = document.querySelector("form[data-draft]");
   // Only this phone's taps and restores change the entry; live refreshes leave it alone.
   if (!form || event.detail.requestConfig?.verb !== "post") return;
@@ -199,13 +203,61 @@ document.addEventListener("click", (event) => {
   countHand(form, seat);
 });
 
-// The player who went out holds no cards: their hand has no field to fill in.
+// The player who went out holds no cards: their hand has no field to fill in (a seat's own pad
+// says so with a checkbox, which can be unticked again).
 document.addEventListener("change", (event) => {
   if (!event.target.matches?.("form[data-draft] input[name=went_out]")) return;
   for (const hand of event.target.form.querySelectorAll("fieldset.hand")) {
-    hand.disabled = hand.id === `hand-${event.target.value}`;
+    hand.disabled = event.target.checked && hand.id === `hand-${event.target.value}`;
   }
 });
+
+// A hand entered on a player's phone while this form is open (seats/_hands.html, redrawn live):
+// put into its hand only where this phone has entered nothing for it. What was typed here stays,
+// and the phone's entry shows beside it, in the list above the form.
+function takePhoneEntries() {
+  const form = document.querySelector("#round-form[data-draft]");
+  if (!form) return;
+  for (const entry of document.querySelectorAll("#phone-hands [data-entry]")) {
+    const seat = entry.dataset.seat;
+    const hand = document.getElementById(`hand-${seat}`);
+    const points = form.elements[`points_${seat}`];
+    const cards = cardsOf(form, seat);
+    if (!hand || hand.dataset.fromPhone !== undefined || !points || !cards) continue;
+    if (points.value !== "" || cards.value !== "") continue;
+    if (entry.dataset.wentOut) {
+      const radio = form.querySelector(`input[name=went_out][value="${CSS.escape(seat)}"]`);
+      if (form.querySelector("input[name=went_out]:checked") || !radio) continue;
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (entry.dataset.cards) {
+      cards.value = entry.dataset.cards;
+      restoredHand(form, seat);
+    } else {
+      points.value = entry.dataset.points;
+    }
+    hand.dataset.fromPhone = "";
+    const note = hand.querySelector("[data-from-phone-note]");
+    if (note) note.hidden = false;
+  }
+  // An entry sent back counts for nothing: a hand filled from it, unchanged since, is blank again.
+  for (const entry of document.querySelectorAll("#phone-hands [data-sent-back]")) {
+    const seat = entry.dataset.seat;
+    const hand = document.getElementById(`hand-${seat}`);
+    const points = form.elements[`points_${seat}`];
+    const cards = cardsOf(form, seat);
+    if (!hand || hand.dataset.fromPhone === undefined || !points || !cards) continue;
+    if (points.value !== entry.dataset.points || cards.value !== entry.dataset.cards) continue;
+    points.value = "";
+    if (cards.value) {
+      cards.value = "";
+      drawCounts(hand, seat, []);
+      hand.querySelector("[data-testid^=tally-]")?.remove();
+    }
+    delete hand.dataset.fromPhone;
+    hand.querySelector("[data-from-phone-note]")?.setAttribute("hidden", "");
+  }
+}
 
 window.addEventListener("online", () => {
   const form = document.querySelector("form[data-draft]");

@@ -31,7 +31,18 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.seat_links_create", {"seat": 1}, {}),
     ("api.calls_record", {}, {"seat": 2}),
     ("api.calls_dismiss", {}, {}),
+    ("api.pending_send_back", {"number": 1, "seat": 1}, {"note": "Count again"}),
 ]
+
+
+def prepare(api: Api, endpoint: str) -> None:
+    """What a change needs first beyond Ben's buy: a hand to send back, from Ben's phone."""
+    if endpoint == "api.pending_send_back":
+        answer = api.with_link(api.seat_link("Ben"), "put", f"{api.url}/seat/hand", FIVE)
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+
+
+FIVE = {"round": 1, "points": 5}
 
 
 class Api:
@@ -101,6 +112,11 @@ class Api:
         """Call about this game with another link than the edit link it started with."""
         return getattr(self.client, method)(f"/api/v1{path}", json=body, headers=bearer(token))
 
+    def seat_link(self, name: str) -> str:
+        """A player's own seat link, as the edit link reads it."""
+        links = self.state()["seat_links"]
+        return str(next(link["token"] for link in links if link["name"] == name))
+
 
 def bearer(token: str) -> dict[str, str]:
     """A link token as an Authorization header."""
@@ -164,7 +180,7 @@ def game_changes(app: Flask) -> set[str]:
         for method, rule in api_routes(app)
         if method.upper() not in SAFE
         and "game_id" in rule.arguments
-        and not rule.endpoint.startswith("api.seat_calls")
+        and not rule.endpoint.startswith(("api.seat_calls", "api.seat_hand"))
     }
 
 

@@ -17,7 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, RoundResult
 from tests.conftest import LiveGame, at_once
 
-from .conftest import GAME_CHANGES, SAFE, Api, rule_url
+from .conftest import GAME_CHANGES, SAFE, Api, prepare, rule_url
 
 pytestmark = pytest.mark.storage
 
@@ -54,6 +54,7 @@ def test_every_change_locks_the_game_before_reading_it(
 ) -> None:
     api.start()
     api.buy("Ben")
+    prepare(api, endpoint)
     rule = next(rule for rule in app.url_map.iter_rules() if rule.endpoint == endpoint)
     method = next(iter((rule.methods or set()) - SAFE)).lower()
     with statements(app) as sent:

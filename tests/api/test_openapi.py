@@ -107,6 +107,9 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"/api/v1/games/{game}/seat-links/9", {}),
         ("get", f"/api/v1/games/{game}/seat", None),  # the edit link opens no seat: 401
         ("post", f"/api/v1/games/{game}/seat/calls", {}),  # likewise: 401
+        ("put", f"/api/v1/games/{game}/seat/hand", {"round": 1, "points": 5}),  # likewise: 401
+        ("get", f"/api/v1/games/{game}/rounds/1/pending", None),
+        ("post", f"/api/v1/games/{game}/rounds/1/pending/1/send-back", {"note": "x"}),  # 422
         ("get", f"/api/v1/games/{game}/calls", None),
         ("post", f"/api/v1/games/{game}/calls/dismiss", {}),
         ("post", f"/api/v1/games/{game}/calls/record", {"seat": 2}),

@@ -22,11 +22,11 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.games import actions, house_rules, seat_links
-from scorekeeper.models import CardTable, Game, SeatLink, TablePlayer
+from scorekeeper.models import CardTable, Game, SeatHand, SeatLink, TablePlayer
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from scorekeeper.tables import links
-from tests.api.conftest import api_routes, rule_url
+from tests.api.conftest import api_routes, bearer, rule_url
 from tests.figures import FIGURES
 from tests.tables.backups import backup_of, encoded, stored_facts, upload
 from tests.tables.helpers import open_table, start_at
@@ -275,7 +275,7 @@ def test_a_restore_never_writes_into_a_table_it_holds_no_links_of(
 
 # Seat links (issue 24.1): a seat link opens its own seat's page and API view, nothing else.
 GAME_PAGE_FILL = {"<int:number>": "1", "<role>": "view", "<int:table_id>": "1"}
-GAME_PAGE_FILL |= {"<int:player_id>": "1", "<int:ruleset_id>": "1"}
+GAME_PAGE_FILL |= {"<int:player_id>": "1", "<int:ruleset_id>": "1", "<int(max=999):seat>": "0"}
 
 
 @dataclass
@@ -313,10 +313,12 @@ def seated(app: Flask) -> Seated:
 
 
 def _seat_facts(app: Flask) -> list[tuple[object, ...]]:
-    """Every seat link, call and game version stored: what a refused request must leave."""
+    """Every seat link, hand entered on a phone and game version stored: what a refused
+    request must leave."""
     with app.app_context():
         rows = [
             *db.session.execute(select(SeatLink.game_id, SeatLink.seat, SeatLink.token)).all(),
+            *db.session.execute(select(SeatHand.game_id, SeatHand.seat, SeatHand.points)).all(),
             *db.session.execute(select(Game.id, Game.version)).all(),
         ]
         db.session.remove()
@@ -401,6 +403,43 @@ def test_a_seat_page_opens_only_with_its_own_games_current_seat_link(
         assert answer.status_code == 200 and answer.json["seat"] == seat
     assert _seat_facts(app) == facts
     FIGURES["access matrix:seat page requests"] += len(SEAT_PAGES) * (len(refused) + 4) + 8
+
+
+# A seat's own changes (issue 24.2, 24.3): its hand, a tap on its pad, its "May I?".
+SEAT_CHANGES = ("/hand", "/hand/tap", "/calls")
+EVERY_HAND = {"number": "1", "tap": "0:K"} | {f"points_{seat}": str(5 + seat) for seat in range(3)}
+
+
+def test_a_seat_changes_only_its_own_facts_and_only_through_its_own_link(
+    app: Flask, client: FlaskClient, seated: Seated
+) -> None:
+    facts = _seat_facts(app)
+    refused = {
+        "the game's edit": (seated.edit, 404, 401),
+        "the game's view": (seated.view, 404, 401),
+        "another game's seat": (seated.others[0], 404, 401),
+        "wrong": ("x" * 32, 404, 401),
+        "replaced seat": (seated.replaced, 410, 410),
+    }
+    api = f"/api/v1/games/{seated.game}/seat/hand"
+    for kind, (token, status, api_status) in refused.items():
+        for path in SEAT_CHANGES:
+            response = client.post(f"/s/{seated.game}/{token}{path}", data=EVERY_HAND)
+            assert response.status_code == status, (kind, path)
+            assert "Anna" not in response.get_data(as_text=True), kind
+        answer = client.put(api, json={"round": 1, "points": 5}, headers=bearer(token))
+        assert answer.status_code == api_status, kind
+    assert _seat_facts(app) == facts
+    # Each seat's own link: the hand it enters is its own, whatever else the form posts.
+    for seat, token in seated.seats.items():
+        entered = client.post(f"/s/{seated.game}/{token}/hand", data=EVERY_HAND)
+        assert entered.status_code == 303, seat
+        assert client.post(f"/s/{seated.other}/{token}/hand", data=EVERY_HAND).status_code == 404
+    with app.app_context():
+        stored = db.session.execute(select(SeatHand.game_id, SeatHand.seat, SeatHand.points))
+        assert sorted(tuple(row) for row in stored) == [(seated.game, s, 5 + s) for s in range(3)]
+        db.session.remove()
+    FIGURES["access matrix:seat change requests"] += len(refused) * (len(SEAT_CHANGES) + 1) + 6
 
 
 def test_only_the_edit_link_reads_or_replaces_seat_links(

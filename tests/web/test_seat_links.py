@@ -137,7 +137,7 @@ def test_the_seat_page_follows_the_game_live(app: Flask, table: Table) -> None:
     url = f"/s/1/{seat_tokens(app)[2]}"
     with app.app_context():
         version = db.session.scalar(select(Game.version).where(Game.id == 1))
-    poll = f"{url}/version?v={version}&on=round"
+    poll = f"{url}/version?v={version}&on=round-1"  # the pad is the round's
     assert table.client.get(poll, headers=HX).get_data() == b""
     table.buy("Carla")
     answer = table.client.get(poll, headers=HX).get_data(as_text=True)

@@ -1,0 +1,143 @@
+"""Hands entered on the seats' own phones, as stored: pending until the scorekeeper saves the
+round, or sent back with a note (docs/RULES.md 11).
+
+A pending hand is no fact of the game: entering or sending one back moves the game's version on
+without a history entry (as a call does, games/calls.py), so every poll shows it within 2 s.
+Saving the round clears the round's pending hands in the same transaction, and the history
+entry of the save names the hands that came from the phones unchanged (`settle`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+
+from ..extensions import db
+from ..models import Game, SeatHand, utcnow
+
+PENDING, SENT_BACK = "pending", "sent_back"
+NOTE_LENGTH = 140  # a word or two for the player, not a letter
+
+
+@dataclass(frozen=True)
+class PendingHand:
+    """One seat's entry for a round, as the pages and the API show it."""
+
+    seat: int
+    round_number: int
+    went_out: bool
+    points: int | None
+    cards: Mapping[str, int] | None
+    cut_bonus: bool
+    status: str
+    note: str | None
+    action_id: str | None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether it waits for the scorekeeper (not sent back)."""
+        return self.status == PENDING
+
+    def tapped(self) -> str:
+        """Its tapped cards as the end-of-round form's hidden field has them ("K K JK")."""
+        return " ".join(code for code, n in (self.cards or {}).items() for _ in range(n))
+
+
+def _as_hand(row: SeatHand) -> PendingHand:
+    return PendingHand(
+        row.seat,
+        row.round_number,
+        row.went_out,
+        row.points,
+        dict(row.cards) if row.cards else None,
+        row.cut_bonus,
+        row.status,
+        row.note,
+        row.action_id,
+    )
+
+
+def of_round(game_id: int, round_number: int | None) -> dict[int, PendingHand]:
+    """The round's entries from the phones, by seat (one indexed query)."""
+    if round_number is None:
+        return {}
+    query = select(SeatHand).where(
+        SeatHand.game_id == game_id, SeatHand.round_number == round_number
+    )
+    return {row.seat: _as_hand(row) for row in db.session.scalars(query.order_by(SeatHand.seat))}
+
+
+def enter(game_id: int, round_number: int, seat: int, values: dict[str, Any]) -> None:
+    """Store a seat's entry for the round in place of its earlier one, pending again, and
+    move the game's version on (the caller holds the game's lock and commits)."""
+    db.session.execute(
+        delete(SeatHand).where(
+            SeatHand.game_id == game_id,
+            SeatHand.round_number == round_number,
+            SeatHand.seat == seat,
+        )
+    )
+    version = _bump(game_id)
+    row = {"game_id": game_id, "round_number": round_number, "seat": seat, "status": PENDING}
+    db.session.execute(
+        insert(SeatHand), [row | values | {"version": version, "submitted_at": utcnow()}]
+    )
+
+
+def send_back(game_id: int, round_number: int, seat: int, note: str | None) -> None:
+    """Mark a seat's entry sent back with the scorekeeper's note (the caller commits)."""
+    db.session.execute(
+        update(SeatHand)
+        .where(
+            SeatHand.game_id == game_id,
+            SeatHand.round_number == round_number,
+            SeatHand.seat == seat,
+        )
+        .values(status=SENT_BACK, note=note or None)
+    )
+    _bump(game_id)
+
+
+def settle(game_id: int, round_number: int, end: Mapping[str, Any]) -> list[int]:
+    """Clear the round's entries as it is saved; the seats whose saved hand is exactly what
+    their phone sent (the rest the scorekeeper entered or changed). The caller commits."""
+    entered = of_round(game_id, round_number)
+    if not entered:
+        return []
+    db.session.execute(
+        delete(SeatHand).where(SeatHand.game_id == game_id, SeatHand.round_number == round_number)
+    )
+    cut = end["cut_bonus_seat"]
+    return [
+        result["seat"]
+        for result in end["results"]
+        if result["seat"] in entered and _same(entered[result["seat"]], result, cut)
+    ]
+
+
+def _same(hand: PendingHand, result: Mapping[str, Any], cut: int | None) -> bool:
+    """Whether a saved hand is the phone's entry: went out, the same cards, or the same points,
+    and the exact cut claimed or not as the round has it."""
+    if not hand.waiting or hand.went_out != result["went_out"]:
+        return False
+    if hand.cut_bonus != (cut == hand.seat):
+        return False
+    if hand.went_out:
+        return True
+    if hand.cards:
+        return dict(hand.cards) == (result["cards"] or {})
+    return not result["cards"] and hand.points == result["points"]
+
+
+def _bump(game_id: int) -> int:
+    """Move the game's version on, under its lock, so every poll shows the entry now."""
+    bumped = db.session.execute(
+        update(Game)
+        .where(Game.id == game_id)
+        .values(version=Game.version + 1, updated_at=utcnow())
+        .returning(Game.version)
+    ).scalar_one()
+    return int(bumped)

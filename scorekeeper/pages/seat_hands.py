@@ -1,0 +1,68 @@
+"""A seat's own hand for the round being played, on its page (/s/<id>/<seat token>/hand): the
+end-of-round form's hand pad for one player, entered through games/seat_hands. The seat is
+always the link's, never the form's."""
+
+from __future__ import annotations
+
+from flask import Blueprint, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from ..games import seat_hands
+from ..games.opening import open_for_change, open_for_read
+from ..games.refusals import status_of
+from ..i18n import translate
+from ..rules.errors import RuleError
+from ..rules.game_state import GameState
+from ..rules.sheet_words import worded
+from .rendering import go_to, respond
+from .seat_hand_form import entry_of, hand_context, seat_form, tap
+from .seats import PAGE, SEAT, SEATS, current_seat, screen, seat_access
+
+bp = Blueprint("seat_hands", __name__, url_prefix=SEAT)
+SEATS.protect(bp)
+
+
+def _hand_page(state: GameState, seat: int, form: FlaskForm, status: int = 200) -> Response:
+    """The seat's pad as posted (a tap, a refusal), or the whole page without htmx."""
+    context = {"state": state, "seat": seat, "on": screen(state)}
+    return respond(
+        PAGE, "seats/_own_hand.html", status, **context, **hand_context(state, seat, form)
+    )
+
+
+@bp.post("/hand")
+def enter(game_id: int) -> Response:
+    """Send this seat's hand for the round, pending until the scorekeeper saves the round;
+    refused at its field with the rules' reason. The seat is the link's, never the form's."""
+    seat = current_seat()
+    state = open_for_change(game_id, seat_access())
+    form = seat_form(state, seat, posted=True)
+    if not form.validate():
+        return _hand_page(state, seat, form, 422)
+    try:
+        seat_hands.submit(state, seat, form.number.data, entry_of(form, seat), form.action_id.data)
+    except RuleError as error:
+        _refused_at(form, seat, translate(worded(state.rules, error.message)), error.field)
+        return _hand_page(state, seat, form, status_of(error))
+    return go_to(url_for("seats.show", game_id=game_id))
+
+
+@bp.post("/hand/tap")
+def tap_card(game_id: int) -> Response:
+    """Add a tapped card to this seat's pad (or clear it) and show the running sum."""
+    seat = current_seat()
+    state = open_for_read(game_id, seat_access())
+    form = seat_form(state, seat, posted=True)
+    tap(form, seat)  # the pad's own: a seat taps only its own hand
+    return _hand_page(state, seat, form)
+
+
+def _refused_at(form: FlaskForm, seat: int, message: str, field: str | None) -> None:
+    """Show a refusal of the seat's entry under the field it is about."""
+    named = {"points": form.hands[seat].points, "went_out": form.went_out}
+    target = named.get(field or "") or (form.cut_bonus if field == "cut_bonus" else None)
+    if target is None:
+        form.form_errors.append(message)
+    else:
+        target.errors = [*target.errors, message]
