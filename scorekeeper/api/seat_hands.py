@@ -10,7 +10,7 @@ from collections import Counter
 from flask import Blueprint, Response, jsonify
 from pydantic import Field, StrictBool
 
-from ..games import pending_hands, seat_hands
+from ..games import seat_hands
 from ..games.opening import open_for_change, open_for_read
 from ..games.pending_hands import NOTE_LENGTH
 from ..games.seat_hands import Entry
@@ -83,7 +83,7 @@ def pending_index(game_id: int, number: int) -> tuple[Response, int]:
     state = _edit_state(game_id, change=False)
     current = state.current
     playing = current is not None and current.number == number
-    entries = pending_hands.of_round(game_id, number) if playing else {}
+    entries = state.facts.entered_in(number) if playing else {}
     listed = [PendingHand.of(state, entry).model_dump(mode="json") for entry in entries.values()]
     return jsonify(listed), 200
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from ..capability_links import LinkRefused
-from ..games import calls, pending_hands, seat_links
+from ..games import calls, seat_links
 from ..games.calls import Call
 from ..games.links import GameAccess
 from ..games.opening import open_for_change, open_for_read
@@ -100,7 +100,7 @@ def seat_show(game_id: int) -> tuple[Response, int]:
     current, seat = state.current, opened.seat
     playing = current is not None and seat in current.seats
     number = None if current is None else current.number
-    entry = pending_hands.of_round(game_id, number).get(seat)
+    entry = state.facts.entered_in(number).get(seat)
     view = SeatView(
         seat=seat,
         name=state.names[seat],

@@ -1,8 +1,8 @@
 """A game's facts read as one value (rules.game_facts.GameFacts): Core selects, no ORM objects.
 
-Any number of games in the same six statements (games, seats, rounds, hands, buys, open "May
-I?" calls), one more only when a table's person was merged into another; the rules engine
-derives the rest.
+Any number of games in the same seven statements (games, seats, rounds, hands, buys, open
+"May I?" calls, hands entered on the seats' phones), one more only when a table's person was
+merged into another; the rules engine derives the rest.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from dataclasses import replace
 from sqlalchemy import ColumnElement, Text, cast, select
 
 from ..extensions import db
-from ..models import Buy, Game, Round, RoundResult, Seat, SeatCall, TablePlayer
+from ..models import Buy, Game, Round, RoundResult, Seat, SeatCall, SeatHand, TablePlayer
 from ..rules.game_facts import (
     BuyFacts,
     CallFacts,
+    EnteredHand,
     GameFacts,
     ResultFacts,
     RoundFacts,
@@ -74,9 +75,14 @@ def _read(
     wanted = [gid for gid, game in games.items() if known is None or not known(game)]
     if wanted:
         named = where if len(wanted) > MAX_NAMED else Game.id.in_(wanted)
-        rounds, calls = _rounds(named), _calls(named)
+        rounds, calls, entered = _rounds(named), _calls(named), _entered(named)
         for gid in wanted:
-            games[gid] = replace(games[gid], rounds=tuple(rounds[gid]), calls=tuple(calls[gid]))
+            games[gid] = replace(
+                games[gid],
+                rounds=tuple(rounds[gid]),
+                calls=tuple(calls[gid]),
+                entered=tuple(entered[gid]),
+            )
     return list(games.values())
 
 
@@ -188,3 +194,31 @@ def _calls(where: ColumnElement[bool]) -> dict[int, list[CallFacts]]:
     for game_id, *made in db.session.execute(query):
         calls[game_id].append(CallFacts(*made))
     return calls
+
+
+ENTERED = (
+    SeatHand.seat,
+    SeatHand.round_number,
+    SeatHand.went_out,
+    SeatHand.points,
+    SeatHand.cards,
+    SeatHand.cut_bonus,
+    SeatHand.status,
+    SeatHand.note,
+    SeatHand.action_id,
+)
+
+
+def _entered(where: ColumnElement[bool]) -> dict[int, list[EnteredHand]]:
+    """Each game's hands entered on the seats' phones: one query. Entering, sending back and
+    saving the round bump the game's version (games/pending_hands.py), as a call does."""
+    query = (
+        select(SeatHand.game_id, *ENTERED)
+        .join(Game, Game.id == SeatHand.game_id)
+        .where(where)
+        .order_by(SeatHand.game_id, SeatHand.round_number, SeatHand.seat)
+    )
+    entered: dict[int, list[EnteredHand]] = defaultdict(list)
+    for game_id, *hand in db.session.execute(query):
+        entered[game_id].append(EnteredHand(*hand))
+    return entered

@@ -10,40 +10,19 @@ entry of the save names the hands that came from the phones unchanged (`settle`)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
 from ..extensions import db
 from ..models import Game, SeatHand, utcnow
+from ..rules.game_facts import EnteredHand
 
 PENDING, SENT_BACK = "pending", "sent_back"
 NOTE_LENGTH = 140  # a word or two for the player, not a letter
 
 
-@dataclass(frozen=True)
-class PendingHand:
-    """One seat's entry for a round, as the pages and the API show it."""
-
-    seat: int
-    round_number: int
-    went_out: bool
-    points: int | None
-    cards: Mapping[str, int] | None
-    cut_bonus: bool
-    status: str
-    note: str | None
-    action_id: str | None
-
-    @property
-    def waiting(self) -> bool:
-        """Whether it waits for the scorekeeper (not sent back)."""
-        return self.status == PENDING
-
-    def tapped(self) -> str:
-        """Its tapped cards as the end-of-round form's hidden field has them ("K K JK")."""
-        return " ".join(code for code, n in (self.cards or {}).items() for _ in range(n))
+PendingHand = EnteredHand  # the name the service and its doors use
 
 
 def _as_hand(row: SeatHand) -> PendingHand:
@@ -61,7 +40,8 @@ def _as_hand(row: SeatHand) -> PendingHand:
 
 
 def of_round(game_id: int, round_number: int | None) -> dict[int, PendingHand]:
-    """The round's entries from the phones, by seat (one indexed query)."""
+    """The round's entries from the phones, by seat, read afresh (one indexed query): for a
+    change under the game's lock; pages read them from the game's facts (`entered_in`)."""
     if round_number is None:
         return {}
     query = select(SeatHand).where(

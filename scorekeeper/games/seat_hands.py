@@ -54,7 +54,7 @@ def submit(
     pending until the scorekeeper saves the round; a double tap enters it once."""
     current = _current(state, number, seat)
     game_id = state.facts.id
-    entered = pending_hands.of_round(game_id, number)
+    entered = state.facts.entered_in(number)  # the version read with the game's lock
     earlier = entered.get(seat)
     if action_id and earlier is not None and earlier.action_id == action_id:
         return earlier
@@ -130,7 +130,7 @@ def send_back(state: GameState, seat: int, number: int, note: str) -> PendingHan
     game locked); only the round being played has entries."""
     current = state.current
     playing = current is not None and current.number == number
-    entered = pending_hands.of_round(state.facts.id, number) if playing else {}
+    entered = state.facts.entered_in(number) if playing else {}
     if seat not in entered:
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(N_("%(name)s has no hand waiting."), name=name), field="seat")

@@ -11,7 +11,7 @@ from flask import Blueprint, redirect, request, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from ..games import pending_hands, seat_hands
+from ..games import seat_hands
 from ..games.opening import open_for_change, open_for_read, reread
 from ..games.pending_hands import PendingHand
 from ..games.refusals import status_of
@@ -30,7 +30,7 @@ def entries_of(state: GameState, number: int) -> dict[int, PendingHand]:
     current = state.current
     if current is None or current.number != number:
         return {}
-    return pending_hands.of_round(state.facts.id, number)
+    return state.facts.entered_in(number)
 
 
 def fill_round_form(form: FlaskForm, entries: dict[int, PendingHand]) -> list[int]:
@@ -85,7 +85,7 @@ def send_back(game_id: int, number: int, seat: int) -> Response:
 def pending_hands_of(state: GameState) -> dict[int, PendingHand]:
     """The round's hands entered on the seats' phones, by seat."""
     current = state.current
-    return pending_hands.of_round(state.facts.id, None if current is None else current.number)
+    return state.facts.entered_in(None if current is None else current.number)
 
 
 @bp.app_template_global()

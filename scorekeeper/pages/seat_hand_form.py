@@ -13,7 +13,6 @@ from wtforms import BooleanField, FormField, HiddenField, IntegerField, StringFi
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, Regexp
 from wtforms.widgets import CheckboxInput, HiddenInput
 
-from ..games import pending_hands
 from ..games.pending_hands import PendingHand
 from ..games.seat_hands import Entry
 from ..i18n import translate
@@ -57,7 +56,7 @@ def seat_form(state: GameState, seat: int, posted: bool = False) -> FlaskForm:
     form = made(formdata=None)
     number = None if current is None else current.number
     form.number.data = number
-    entry = pending_hands.of_round(state.facts.id, number).get(seat)
+    entry = state.facts.entered_in(number).get(seat)
     if entry is not None:
         fill(form, entry)
     return form

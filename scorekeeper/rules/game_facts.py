@@ -7,6 +7,7 @@ them (rules/game_state.py); nothing here is an ORM object or knows a database.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -49,6 +50,31 @@ class CallFacts:
 
 
 @dataclass(frozen=True)
+class EnteredHand:
+    """A hand entered on a seat's own phone for a round: pending until the scorekeeper saves
+    the round, or sent back with a note (docs/RULES.md 11). No fact of the round until then."""
+
+    seat: int
+    round_number: int
+    went_out: bool
+    points: int | None
+    cards: Mapping[str, int] | None
+    cut_bonus: bool
+    status: str  # pending or sent_back
+    note: str | None
+    action_id: str | None
+
+    @property
+    def waiting(self) -> bool:
+        """Whether it waits for the scorekeeper (not sent back)."""
+        return self.status == "pending"
+
+    def tapped(self) -> str:
+        """Its tapped cards as the end-of-round form's hidden field has them ("K K JK")."""
+        return " ".join(code for code, n in (self.cards or {}).items() for _ in range(n))
+
+
+@dataclass(frozen=True)
 class RoundFacts:
     """A round as played: its dealer, run-outs, down marks, and (once ended) its hands."""
 
@@ -82,6 +108,7 @@ class GameFacts:
     seats: tuple[SeatFacts, ...] = ()
     rounds: tuple[RoundFacts, ...] = ()
     calls: tuple[CallFacts, ...] = ()  # the open calls, first called first
+    entered: tuple[EnteredHand, ...] = ()  # hands entered on the seats' phones, by round, seat
 
     @property
     def rules_json(self) -> dict[str, Any]:
@@ -92,6 +119,10 @@ class GameFacts:
     def round(self, number: int) -> RoundFacts | None:
         """The stored round `number`, if it has any fact yet."""
         return next((played for played in self.rounds if played.number == number), None)
+
+    def entered_in(self, number: int | None) -> dict[int, EnteredHand]:
+        """Round `number`'s hands entered on the seats' phones, by seat."""
+        return {hand.seat: hand for hand in self.entered if hand.round_number == number}
 
     def open_calls(self, number: int | None) -> tuple[CallFacts, ...]:
         """Round `number`'s open calls, first called first (none without a round)."""

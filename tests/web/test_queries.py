@@ -26,6 +26,7 @@ from scorekeeper.models import (
     RoundResult,
     Seat,
     SeatCall,
+    SeatHand,
     SeatLink,
     TablePlayer,
 )
@@ -197,6 +198,14 @@ def other_games(app: Flask, count: int) -> None:
                 for i in ids
             ],
         )
+        rows(  # a hand entered on a seat's phone in every game, so its plan is read at size
+            SeatHand,
+            [
+                {"game_id": i, "round_number": 2, "seat": 2, "went_out": False, "points": 5}
+                | {"cut_bonus": False, "status": "pending", "version": 1, "submitted_at": now}
+                for i in ids
+            ],
+        )
         rows(  # other tables' saved rule sets: this browser's list must not read them
             HouseRules,
             [
@@ -348,8 +357,9 @@ def test_a_round_change_reads_the_facts_only_at_a_version_not_kept(
         table.buy("Dan")
     assert len([statement for statement, _ in sent if reads_seats(statement)]) == 1
     # The facts read once, in the same statements as a page's: six since the open "May I?"
-    # calls are among them (one query for any number of games).
-    assert len(sent) <= 11
+    # calls are among them, seven with the hands entered on the seats' phones (issue 24.2;
+    # each one query for any number of games).
+    assert len(sent) <= 12
     assert ben_buys(table) == "1 buy"
 
 
