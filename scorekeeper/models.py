@@ -10,6 +10,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
+# Every integer column (ids, versions, counts) is an INTEGER: 32 bits on PostgreSQL, so a larger
+# number names no row and fits no column, on any database.
+LARGEST_INTEGER = 2**31 - 1
+
 
 def utcnow() -> datetime:
     """The current time in UTC, for timestamps."""

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from ..capability_links import (
-    LARGEST_ID,
     Access,
     LinkKind,
     LinkRefused,
@@ -22,7 +21,7 @@ from ..capability_links import (
 from ..capability_links import rotate as rotate_link
 from ..database import lock_game, lock_game_row
 from ..extensions import db
-from ..models import Game, RetiredLink
+from ..models import LARGEST_INTEGER, Game, RetiredLink
 from ..rules.messages import N_, msg
 
 NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
@@ -56,7 +55,7 @@ def check_link(game_id: int, token: str | None, *, change: bool) -> GameAccess:
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
     row = None
-    if game_id <= LARGEST_ID:
+    if game_id <= LARGEST_INTEGER:
         if change:
             row = lock_game_row(game_id)
         else:

@@ -8,8 +8,8 @@ version read with the lock. Only here are states kept (games/state.KeptStates).
 
 from __future__ import annotations
 
-from ..capability_links import LARGEST_ID
 from ..database import lock_game_row
+from ..models import LARGEST_INTEGER
 from ..rules.game_state import GameState
 from .links import GameAccess
 from .state import game_state, kept_states, load_game
@@ -25,7 +25,7 @@ def open_for_change(game_id: int, access: GameAccess) -> GameState:
     at the version read with the lock."""
     version = access.version
     if not access.locked:
-        row = lock_game_row(game_id) if game_id <= LARGEST_ID else None
+        row = lock_game_row(game_id) if game_id <= LARGEST_INTEGER else None
         if row is None or row.version is None:
             raise LookupError(f"game {game_id} went away")  # a checked link names a game
         version = int(row.version)

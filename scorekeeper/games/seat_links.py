@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import insert, select, update
 
-from ..capability_links import LARGEST_ID, REPLACED, LinkRefused, new_token
+from ..capability_links import REPLACED, LinkRefused, new_token
 from ..database import lock_game_row
 from ..extensions import db
-from ..models import Game, SeatLink, utcnow
+from ..models import LARGEST_INTEGER, Game, SeatLink, utcnow
 from ..rules.messages import N_, msg
 from .links import GameAccess
 
@@ -66,7 +66,7 @@ def open_seat(game_id: int, token: str | None, *, change: bool) -> SeatAccess:
     """The seat a link opens; a change locks the game before anything reads it."""
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
-    if game_id > LARGEST_ID:
+    if game_id > LARGEST_INTEGER:
         raise LinkRefused(404, msg(UNKNOWN, id=game_id))
     if change:  # whatever the link turns out to be, as capability_links does
         found = lock_game_row(game_id)
