@@ -20,6 +20,7 @@ def init_app(app: Flask) -> None:
         install,
         links,
         people,
+        restores,
         rounds,
         seats,
         stock,
@@ -53,7 +54,7 @@ def init_app(app: Flask) -> None:
         people.bp,
         exports.bp,
         exports.game_bp,
-        exports.import_bp,
+        restores.bp,
     ):
         app.register_blueprint(blueprint)
     template_helpers.init_app(app)
