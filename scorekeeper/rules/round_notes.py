@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .card_melds import exact_lifted_message, wild_cap_message
 from .messages import N_, Message, msg, nmsg
+from .rules_card_melds import exact_lifted_message, wild_cap_message
 from .ruleset import ReshufflePolicy, RuleSet
 from .sheet_words import worded
 from .table import TableSetup, contract_message, round_spec_for
