@@ -232,7 +232,7 @@ class HouseRules(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
     rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
-    # The set's secret link: found by id, compared in constant time (games/house_rules.py).
+    # The set's secret link: found by id, compared in constant time (house_rules.py).
     token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,7 +1,7 @@
 """Imports point down the layers of ARCHITECTURE.md: a module never imports from a layer above it.
 
 Low to high: the rules engine (standard library only), infrastructure, the services (games,
-tables and the capability links they share),
+tables, the capability links they share, and saved house rule sets),
 the two front doors (pages and api, which never import each other), and the app itself.
 """
 
@@ -38,6 +38,7 @@ LAYERS = {
     ),
     "migrations": INFRASTRUCTURE,
     "capability_links": SERVICE,
+    "house_rules": SERVICE,
     "games": SERVICE,
     "tables": SERVICE,
     "pages": PAGES,

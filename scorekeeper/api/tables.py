@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
 
-from ..games import house_rules
+from .. import house_rules
 from ..games.opening import reread
 from ..models import LARGEST_INTEGER
 from ..rules.messages import N_, msg

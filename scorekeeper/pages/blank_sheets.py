@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 from werkzeug.wrappers import Response
 
-from ..games import house_rules
+from .. import house_rules
 from ..i18n import translate
 from ..rules.blank_sheet import blank_sheet, player_counts
 from ..rules.errors import RuleSetInvalid

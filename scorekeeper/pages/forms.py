@@ -28,7 +28,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput
 
-from ..games import house_rules
+from .. import house_rules
 from ..i18n import translate
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.bounds import MAX_PLAYERS

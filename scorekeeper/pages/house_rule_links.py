@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..games import house_rules
+from .. import house_rules
 from ..models import HouseRules
 from ..rules.ruleset import RuleSet
 from .capability_links import remember_link, remembered_links

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from ..games import house_rules
+from .. import house_rules
 from ..i18n import translate, translate_text
 from ..models import HouseRules
 from ..rules.bounds import MAX_DECK_RULES, MAX_ROUNDS, MIN_ROUNDS

@@ -20,8 +20,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from werkzeug.test import TestResponse
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import actions, house_rules, seat_links
+from scorekeeper.games import actions, seat_links
 from scorekeeper.models import CardTable, Game, SeatLink, TablePlayer
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict

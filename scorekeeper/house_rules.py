@@ -15,17 +15,17 @@ from typing import Any
 from flask import abort
 from sqlalchemy import select
 
-from ..capability_links import new_token
-from ..database import lock_rule_set, lock_writes
-from ..extensions import db
-from ..models import LARGEST_INTEGER, HouseRules, utcnow
-from ..rules.bounds import NAME_LENGTH, TEXT
-from ..rules.errors import RuleError
-from ..rules.messages import N_, msg
-from ..rules.presets import HOUSE_KEY, PRESETS
-from ..rules.ruleset import RuleSet
-from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
-from ..rules.validation import check_ruleset
+from .capability_links import new_token
+from .database import lock_rule_set, lock_writes
+from .extensions import db
+from .models import LARGEST_INTEGER, HouseRules, utcnow
+from .rules.bounds import NAME_LENGTH, TEXT
+from .rules.errors import RuleError
+from .rules.messages import N_, msg
+from .rules.presets import HOUSE_KEY, PRESETS
+from .rules.ruleset import RuleSet
+from .rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
+from .rules.validation import check_ruleset
 
 KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's
 
