@@ -10,6 +10,7 @@ from ..database import lock_writes
 from ..extensions import db
 from ..models import Change, Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
+from ..rules.deal import deal_for
 from ..rules.errors import RuleError
 from ..rules.game_state import CurrentRound, GameState
 from ..rules.messages import N_, Message, msg
@@ -17,7 +18,6 @@ from ..rules.player_names import clean_name, name_key
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
-from ..rules.table import table_setup
 from . import history, links, seat_links, writes
 from .refusals import Conflict
 from .state import game_state, load_game
@@ -40,7 +40,7 @@ def create_game(
     names = clean_names(names)
     lock_writes()
     cut = first_dealer is None
-    check_table(rules, len(names), first_dealer, decks)  # refuses a bad table first
+    check_deal(rules, len(names), first_dealer, decks)  # refuses a bad table first
     dealer = secrets.randbelow(len(names)) if first_dealer is None else first_dealer
     game = Game(
         rules_json=ruleset_to_dict(rules),
@@ -85,10 +85,10 @@ def clean_names(names: Sequence[str]) -> list[str]:
     return cleaned
 
 
-def check_table(rules: RuleSet, players: int, first_dealer: int | None, decks: int | None) -> None:
+def check_deal(rules: RuleSet, players: int, first_dealer: int | None, decks: int | None) -> None:
     """Refuse a game the rules cannot deal (players, decks, first dealer): new games and a
     restore's replay (tables/backup_replay) both ask here."""
-    table_setup(rules, players, 1, first_dealer or 0, decks)
+    deal_for(rules, players, 1, first_dealer or 0, decks)
 
 
 def record_buy(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..extensions import db
+from ..rules.deal import Deal, deal_for, tiebreaker_deal
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.hand_totals import HandLimits, check_total, hand_limits
@@ -14,7 +15,6 @@ from ..rules.hand_warnings import HandWarning, WarnedHand, acknowledged, hand_wa
 from ..rules.messages import N_, msg
 from ..rules.scoring import HandResult, check_cut_bonus
 from ..rules.stock import stock_ending_refusal
-from ..rules.table import TableSetup, table_setup, tiebreaker_setup
 from ..rules.tally import points_from_counts
 from . import history, links
 from .actions import check_consistent, round_record
@@ -246,10 +246,10 @@ def limits_for(state: GameState, number: int, seat: int) -> HandLimits:
     return hand_limits(state.rules, number, setup.decks, setup.jokers, buys)
 
 
-def setup_for(state: GameState, number: int) -> TableSetup:
+def setup_for(state: GameState, number: int) -> Deal:
     """The deck set-up a round was played with, to check tapped cards against."""
     if number > len(state.rules.rounds):
         seats = len(_round_seats(state, number))
-        return tiebreaker_setup(state.rules, seats, 0, decks=state.facts.decks)
+        return tiebreaker_deal(state.rules, seats, 0, decks=state.facts.decks)
     # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
-    return table_setup(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)
+    return deal_for(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)

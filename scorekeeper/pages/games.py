@@ -88,7 +88,7 @@ def show(game_id: int) -> Response:
 
 @bp.get(f"{GAME}/header")
 def header(game_id: int) -> Response:
-    """Show the current round's contract and table set-up."""
+    """Show the current round's contract and deal."""
     return respond(SHOW, "games/_round_header.html", state=open_for_read(game_id, current_access()))
 
 
