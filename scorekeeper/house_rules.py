@@ -15,9 +15,9 @@ from typing import Any
 from flask import abort
 from sqlalchemy import select
 
-from .capability_links import new_token
 from .database import lock_rule_set, lock_writes
 from .extensions import db
+from .link_tokens import new_token
 from .models import LARGEST_INTEGER, HouseRules, utcnow
 from .rules.bounds import NAME_LENGTH, TEXT
 from .rules.errors import RuleError

@@ -18,8 +18,8 @@ from flask import Flask
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import DBAPIError
 
-from .capability_links import role_of
 from .extensions import db
+from .link_tokens import role_of
 from .models import LARGEST_INTEGER, Game
 from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY

@@ -37,7 +37,7 @@ LAYERS = {
         INFRASTRUCTURE,
     ),
     "migrations": INFRASTRUCTURE,
-    "capability_links": SERVICE,
+    "link_tokens": SERVICE,
     "house_rules": SERVICE,
     "games": SERVICE,
     "tables": SERVICE,
@@ -155,7 +155,7 @@ def test_an_upward_import_is_caught(where: str, source: str) -> None:
         ("rules/scoring.py", "import re\nfrom .ruleset import RuleSet\nfrom . import table"),
         ("models.py", "from .extensions import db\nfrom .rules.messages import Message"),
         ("games/state.py", "from ..models import Game\nfrom . import history"),
-        ("pages/buys.py", "from ..games import actions\nfrom .links import GAME"),
+        ("pages/buys.py", "from ..games import actions\nfrom .game_door import GAME"),
         ("__init__.py", "from . import config\nfrom .api.routes import bp"),
     ],
 )

@@ -12,7 +12,7 @@ from .. import house_rules
 from ..games.opening import reread
 from ..models import LARGEST_INTEGER
 from ..rules.messages import N_, msg
-from ..tables import games, links, people
+from ..tables import games, people, table_links
 from .access import open_table
 from .answer_base import answer
 from .answers import GameCreated, Links, NewLinks
@@ -56,7 +56,7 @@ def table_links_create(table_id: int, role: str) -> tuple[Response, int]:
     """Replace the table's edit or view link (edit link only); the old one answers 410."""
     table, _access = open_table(table_id, change=True)
     read(NoFields)
-    links.rotate(table, "edit" if role == "edit" else "view")
+    table_links.rotate(table, "edit" if role == "edit" else "view")
     return answer(Links(edit=table.edit_token, view=table.view_token))
 
 

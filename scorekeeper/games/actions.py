@@ -5,9 +5,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from ..capability_links import Role, new_token
 from ..database import lock_writes
 from ..extensions import db
+from ..link_tokens import Role, new_token
 from ..models import Change, Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.deal import deal_for
@@ -18,7 +18,7 @@ from ..rules.player_names import clean_name, name_key
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
-from . import history, links, seat_links, writes
+from . import game_links, history, seat_links, writes
 from .refusals import Conflict
 from .state import game_state, load_game
 
@@ -210,7 +210,7 @@ def undo_last(
             what=what,
         )
         raise Conflict(message, field="undo")
-    game = links.game_row(state.facts.id)
+    game = game_links.game_row(state.facts.id)
     history.reverse(game, change)
     check_consistent(game)
     history.record(
@@ -227,8 +227,8 @@ def undo_last(
 
 def rotate_link(state: GameState, role: Role) -> str:
     """Replace the game's edit or view link; the history notes it, never the link itself."""
-    game = links.game_row(state.facts.id)
-    token = links.rotate(game, role)
+    game = game_links.game_row(state.facts.id)
+    token = game_links.rotate(game, role)
     history.record(game, "rotate_link", None, after={"role": role})
     db.session.commit()
     return token

@@ -1,6 +1,6 @@
 """Opening a game for a view: the one place both front doors get a game's state from.
 
-The link was checked first (games.links.check_link, a GameAccess with the version it read);
+The link was checked first (games.game_links.check_link, a GameAccess with the version it read);
 a read then takes the state kept for that version, else reads the facts and derives them; a
 change locks the game first (unless its link check already did), then does the same at the
 version read with the lock. Only here are states kept (games/state.KeptStates).
@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..database import lock_game_row
 from ..models import LARGEST_INTEGER
 from ..rules.game_state import GameState
-from .links import GameAccess
+from .game_links import GameAccess
 from .state import game_state, kept_states, load_game
 
 

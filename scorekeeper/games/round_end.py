@@ -16,7 +16,7 @@ from ..rules.messages import N_, msg
 from ..rules.scoring import HandResult, check_cut_bonus
 from ..rules.stock import stock_ending_refusal
 from ..rules.tally import points_from_counts
-from . import history, links
+from . import game_links, history
 from .actions import check_consistent, round_record
 from .refusals import Conflict
 
@@ -75,7 +75,7 @@ def record_result(
             number=number,
         )
         raise Conflict(message, field="round")
-    game = links.game_row(state.facts.id)
+    game = game_links.game_row(state.facts.id)
     end = checked_end(state, number, went_out, hands, cut_bonus_seat)
     warnings = end_warnings(state, number, end)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import insert, select, update
 
-from ..capability_links import REPLACED, LinkRefused, new_token
 from ..database import lock_game_row
 from ..extensions import db
+from ..link_tokens import REPLACED, LinkRefused, new_token
 from ..models import LARGEST_INTEGER, Game, SeatLink, utcnow
 from ..rules.messages import N_, msg
-from .links import GameAccess
+from .game_links import GameAccess
 
 NO_LINK = N_("Send the seat's link token in an Authorization: Bearer header.")
 UNKNOWN = N_("No seat of game %(id)s opens with that link.")

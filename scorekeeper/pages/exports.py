@@ -7,9 +7,9 @@ from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_read
 from ..tables import backup, export, games
-from .house_rule_links import saved_here
-from .links import GAME, current_access, protect
-from .table_links import TABLE, protect_table, require_table_edit
+from .game_door import GAME, current_access, protect
+from .remembered_rule_sets import saved_here
+from .table_door import TABLE, protect_table, require_table_edit
 
 bp = Blueprint("exports", __name__)
 protect_table(bp)

@@ -37,8 +37,8 @@ from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
-from .house_rule_links import saved_here
 from .posted import TOKEN
+from .remembered_rule_sets import saved_here
 
 MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended

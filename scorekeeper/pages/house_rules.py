@@ -21,7 +21,7 @@ from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_from_json, ruleset_to_dict
 from ..rules.sheet_words import set_name
-from .house_rule_links import remember, rules_by_key, saved_here
+from .remembered_rule_sets import remember, rules_by_key, saved_here
 from .rendering import go_to, respond
 from .ruleset_form import (
     apply,

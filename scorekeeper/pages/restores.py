@@ -11,8 +11,8 @@ from werkzeug.wrappers import Response
 from ..i18n import translate, translate_text
 from ..rules.messages import Message
 from ..tables import backup
-from .house_rule_links import remember, saved_here
-from .table_links import open_table_in_browser
+from .remembered_rule_sets import remember, saved_here
+from .table_door import open_table_in_browser
 
 bp = Blueprint("restores", __name__)
 DIFFERENCES_SHOWN = 8  # where a restored file and its table differ, as flashed messages

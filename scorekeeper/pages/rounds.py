@@ -24,7 +24,7 @@ from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from .forms import STOCK, round_form
-from .links import GAME, current_access, protect, require_edit
+from .game_door import GAME, current_access, protect, require_edit
 from .rendering import go_to, respond, wants_fragment
 
 bp = Blueprint("rounds", __name__, url_prefix=f"{GAME}/rounds")

@@ -21,8 +21,8 @@ from ..games.refusals import status_of
 from ..games.seat_links import SeatAccess
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from .capability_links import LinkDoor
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
+from .link_doors import LinkDoor
 from .live import out_of_band
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import (

@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 from ..games import actions
 from ..games.opening import open_for_change, open_for_read
 from ..rules.errors import RuleError
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
 from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 

@@ -23,7 +23,7 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
-from .table_links import remembered_tables
+from .table_door import remembered_tables
 
 
 def new_action_id() -> str:

@@ -2,7 +2,7 @@
 
 Both front doors open a game here: check the link, and for a change take the game's lock
 first, so a second phone's change waits and then sees the first one's. What a game's links
-share with a table's (tokens, refusals, rotation) is in capability_links.
+share with a table's (tokens, refusals, rotation) is in link_tokens.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from ..capability_links import (
+from ..database import lock_game, lock_game_row
+from ..extensions import db
+from ..link_tokens import (
     Access,
     LinkKind,
     LinkRefused,
     Role,
     checked,
 )
-from ..capability_links import rotate as rotate_link
-from ..database import lock_game, lock_game_row
-from ..extensions import db
+from ..link_tokens import rotate as rotate_link
 from ..models import LARGEST_INTEGER, Game, RetiredLink
 from ..rules.messages import N_, msg
 
