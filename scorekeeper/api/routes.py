@@ -172,7 +172,7 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
     """Record that the stock ran out, and say what the table does now."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     report = read(RunOutReport)  # its version is taken but `seen` settles two taps for one
-    outcome, after = actions.record_run_out(state, report.seen, report.action_id)
+    outcome, after = actions.add_run_out(state, report.seen, report.action_id)
     run_out = RunOut(
         number=outcome.number,
         ends_round=outcome.ends_round,

@@ -58,7 +58,7 @@ def create_game(
     db.session.add(game)
     db.session.flush()
     seat_links.create_for(game.id, len(game.seats))
-    history.record(game, "create", None, after={"players": list(names)})
+    history.add(game, "create", None, after={"players": list(names)})
     db.session.commit()
     return game
 
@@ -110,9 +110,9 @@ def record_buy(
     refusal = buy_refused(state, current, seat, bought_above)
     if refusal is not None:
         raise RuleError(refusal, field="seat")
-    record_ = writes.add_buy(writes.round_to_change(state), seat)
-    buy_id = record_.buys[-1].id
-    return writes.commit(state, record_, "buy", action_id, seat=seat, after={"buy_id": buy_id})
+    row = writes.add_buy(writes.round_to_change(state), seat)
+    buy_id = row.buys[-1].id
+    return writes.commit(state, row, "buy", action_id, seat=seat, after={"buy_id": buy_id})
 
 
 def buy_refused(
@@ -143,8 +143,8 @@ def remove_buy(
     mine = [buy for buy in bought if buy.seat == seat]
     if not mine:
         raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
-    record_ = writes.remove_buy(writes.round_to_change(state), mine[-1])
-    return writes.commit(state, record_, "buy_removed", action_id, seat=seat)
+    row = writes.remove_buy(writes.round_to_change(state), mine[-1])
+    return writes.commit(state, row, "buy_removed", action_id, seat=seat)
 
 
 def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = None) -> GameState:
@@ -156,10 +156,10 @@ def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = N
         return state  # another phone marked it already: nothing to change
     before = list(current.down)
     after = [*before, seat] if down else [s for s in before if s != seat]
-    record_ = writes.set_round(writes.round_to_change(state), down_seats=after)
+    row = writes.set_round(writes.round_to_change(state), down_seats=after)
     return writes.commit(
         state,
-        record_,
+        row,
         "down" if down else "down_removed",
         action_id,
         seat=seat,
@@ -168,7 +168,7 @@ def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = N
     )
 
 
-def record_run_out(
+def add_run_out(
     state: GameState, seen: int | None = None, action_id: str | None = None
 ) -> tuple[RunOut, GameState]:
     """Record that the stock ran out; two phones tapping for one event record it once."""
@@ -180,10 +180,10 @@ def record_run_out(
         # Another phone (or a double tap) recorded this run-out: answer what it was.
         return stock_ran_out(state.rules, current.run_outs - 1), state
     outcome = stock_ran_out(state.rules, current.run_outs)
-    record_ = writes.set_round(writes.round_to_change(state), run_outs=outcome.number)
+    row = writes.set_round(writes.round_to_change(state), run_outs=outcome.number)
     changed = writes.commit(
         state,
-        record_,
+        row,
         "run_out",
         action_id,
         before={"run_outs": outcome.number - 1},
@@ -213,7 +213,7 @@ def undo_last(
     game = game_links.game_row(state.facts.id)
     history.reverse(game, change)
     check_consistent(game)
-    history.record(
+    history.add(
         game,
         "undo",
         action_id,
@@ -229,7 +229,7 @@ def rotate_link(state: GameState, role: Role) -> str:
     """Replace the game's edit or view link; the history notes it, never the link itself."""
     game = game_links.game_row(state.facts.id)
     token = game_links.rotate(game, role)
-    history.record(game, "rotate_link", None, after={"role": role})
+    history.add(game, "rotate_link", None, after={"role": role})
     db.session.commit()
     return token
 
@@ -259,17 +259,17 @@ def _playing(state: GameState, seat: int | None = None) -> CurrentRound:
     return state.current
 
 
-def round_record(game: Game, current: CurrentRound | None) -> Round:
+def round_row(game: Game, current: CurrentRound | None) -> Round:
     """The stored row of the current round, created on its first fact."""
     if current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
-    for record_ in game.rounds:
-        if record_.number == current.number:
-            return record_
+    for row in game.rounds:
+        if row.number == current.number:
+            return row
     tied = list(current.seats) if current.is_tiebreaker else None
-    record_ = Round(number=current.number, dealer=current.dealer, tiebreak_seats=tied)
-    game.rounds.append(record_)
-    return record_
+    row = Round(number=current.number, dealer=current.dealer, tiebreak_seats=tied)
+    game.rounds.append(row)
+    return row
 
 
 def check_consistent(game: Game) -> None:

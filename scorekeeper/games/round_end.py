@@ -17,7 +17,7 @@ from ..rules.scoring import HandResult, check_cut_bonus
 from ..rules.stock import stock_ending_refusal
 from ..rules.tally import points_from_counts
 from . import game_links, history
-from .actions import check_consistent, round_record
+from .actions import check_consistent, round_row
 from .refusals import Conflict
 
 MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
@@ -81,11 +81,11 @@ def record_result(
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
     stored = next((played for played in game.rounds if played.number == number), None)
-    record_ = stored or round_record(game, state.current)
+    record_ = stored or round_row(game, state.current)
     before = history.snapshot(record_)
     history.restore(record_, end.facts)
     check_consistent(game)
-    history.record(
+    history.add(
         game,
         "result",
         action_id,

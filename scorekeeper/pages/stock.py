@@ -28,7 +28,7 @@ def run_out(game_id: int) -> Response:
     """Record that the stock ran out: re-form it, or end the round and go to scoring."""
     state, seen = open_for_change(game_id, current_access()), posted_int("seen")
     try:
-        outcome, changed = actions.record_run_out(state, seen, posted_action_id())
+        outcome, changed = actions.add_run_out(state, seen, posted_action_id())
     except RuleError as error:
         return respond(
             PAGE,
