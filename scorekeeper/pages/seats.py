@@ -23,7 +23,6 @@ from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from .game_door import GAME, current_access, protect
 from .link_doors import LinkDoor
-from .live import out_of_band
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import (
     after_change,
@@ -113,8 +112,8 @@ def version(game_id: int) -> Response:
         response.headers["HX-Refresh"] = "true"  # the round ended or an undo reopened it
         return response
     context = {"state": state, "seat": current_seat(), "on": screen(state)}
-    parts = [render_template(name, **context) for name in regions(state)]
-    body = render_template("seats/_poller.html", **context) + "".join(map(out_of_band, parts))
+    parts = [render_template(name, oob=True, **context) for name in regions(state)]
+    body = render_template("seats/_poller.html", **context) + "".join(parts)
     response.set_data(body)
     return response
 
