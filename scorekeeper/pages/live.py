@@ -20,6 +20,9 @@ from .kept_regions import region
 
 HISTORY_PAGE = 50  # changes shown on the sheet; older ones behind a link
 HISTORY = "games/_history.html"
+# The undo form follows this phone's own changes: a change's answer carries it, a poll's never,
+# so an undo after another phone's change names that change instead of taking it back.
+UNDO = "games/_undo.html"
 # The regions each page with a poller shows; `over` is the round screen of a finished game.
 REGIONS = {
     "round": (
@@ -84,7 +87,8 @@ def change_answer(fragment: str, state: GameState, **context: Any) -> str:
     """The answer to a change on the round screen: its fragment, the other regions, the poller."""
     page = round_screen(state)
     body = render_template(fragment, state=state, **context)
-    return body + regions(page, state, skip=fragment) + poller(page, state, oob=True)
+    undo = render_template(UNDO, state=state, oob=True) if page == "round" else ""
+    return body + regions(page, state, skip=fragment) + undo + poller(page, state, oob=True)
 
 
 def shape_changed(page: str, state: GameState) -> bool:
