@@ -10,6 +10,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
+# Every integer column (ids, versions, counts) is an INTEGER: 32 bits on PostgreSQL, so a larger
+# number names no row and fits no column, on any database.
+LARGEST_INTEGER = 2**31 - 1
+
 
 def utcnow() -> datetime:
     """The current time in UTC, for timestamps."""
@@ -249,7 +253,7 @@ class HouseRules(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
     rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)
-    # The set's secret link: found by id, compared in constant time (games/house_rules.py).
+    # The set's secret link: found by id, compared in constant time (house_rules.py).
     token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -45,7 +45,7 @@ CREATIONS = {
             "api.saved_create",
         ),
     ),
-    "restores": ("RATELIMIT_RESTORES", ("imports.create", "api.backups_restore")),
+    "restores": ("RATELIMIT_RESTORES", ("restores.create", "api.backups_restore")),
 }
 # Game, table and saved rule set links: a miss on any is a guess at a secret token.
 LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/tables/", "/api/v1/rulesets/saved/")

@@ -26,9 +26,9 @@ from flask import Flask
 from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.exc import DBAPIError
 
-from .capability_links import LARGEST_ID, role_of
 from .extensions import db
-from .models import Game
+from .link_tokens import role_of
+from .models import LARGEST_INTEGER, Game
 from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
 
@@ -70,7 +70,7 @@ class UnchangedPoll:
     def _unchanged(self, environ: dict[str, Any]) -> bool:
         """Whether the poll's link opens its game and the game is still at the version seen."""
         match = POLL_PATH.fullmatch(environ.get("PATH_INFO", ""))
-        if match is None or len(match[1]) > 10 or int(match[1]) > LARGEST_ID:
+        if match is None or len(match[1]) > 10 or int(match[1]) > LARGEST_INTEGER:
             return False
         seen = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
         if not (seen.isascii() and seen.isdigit()):  # anything else: Flask reads it

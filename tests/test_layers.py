@@ -1,7 +1,7 @@
 """Imports point down the layers of ARCHITECTURE.md: a module never imports from a layer above it.
 
 Low to high: the rules engine (standard library only), infrastructure, the services (games,
-tables and the capability links they share),
+tables, the capability links they share, and saved house rule sets),
 the two front doors (pages and api, which never import each other), and the app itself.
 """
 
@@ -37,7 +37,8 @@ LAYERS = {
         INFRASTRUCTURE,
     ),
     "migrations": INFRASTRUCTURE,
-    "capability_links": SERVICE,
+    "link_tokens": SERVICE,
+    "house_rules": SERVICE,
     "games": SERVICE,
     "tables": SERVICE,
     "pages": PAGES,
@@ -154,7 +155,7 @@ def test_an_upward_import_is_caught(where: str, source: str) -> None:
         ("rules/scoring.py", "import re\nfrom .ruleset import RuleSet\nfrom . import table"),
         ("models.py", "from .extensions import db\nfrom .rules.messages import Message"),
         ("games/state.py", "from ..models import Game\nfrom . import history"),
-        ("pages/buys.py", "from ..games import actions\nfrom .links import GAME"),
+        ("pages/buys.py", "from ..games import actions\nfrom .game_door import GAME"),
         ("__init__.py", "from . import config\nfrom .api.routes import bp"),
     ],
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask import request
 
-from ..capability_links import Access, LinkRefused
-from ..games import links
-from ..games.links import GameAccess
+from ..games import game_links
+from ..games.game_links import GameAccess
+from ..link_tokens import Access, LinkRefused
 from ..models import CardTable
-from ..tables import links as table_links
+from ..tables import table_links
 from .problems import Problem
 
 CHALLENGE = ("WWW-Authenticate", 'Bearer realm="scorekeeper"')
@@ -26,20 +26,20 @@ def bearer_token() -> str | None:
 
 
 def game_access(game_id: int, *, change: bool) -> GameAccess:
-    """What this request's link may do with the game (games.links.check_link), as the pages
+    """What this request's link may do with the game (games.game_links.check_link), as the pages
     check it; the view then opens the game (games.opening).
 
     401 without a link or with one that opens no such game, 410 for a replaced link, 403 when
     a view link asks for a change. One query: a change's takes the game's lock.
     """
     try:
-        return links.check_link(game_id, bearer_token(), change=change)
+        return game_links.check_link(game_id, bearer_token(), change=change)
     except LinkRefused as refusal:
         raise _problem(refusal) from None
 
 
 def open_table(table_id: int, *, change: bool) -> tuple[CardTable, Access]:
-    """The table this request's link opens, as the pages open it (tables.links.open_table),
+    """The table this request's link opens, as the pages open it (tables.table_links.open_table),
     and which link it is; refused as game_access refuses, and a change locks the table first."""
     try:
         return table_links.open_table(table_id, bearer_token(), change=change)

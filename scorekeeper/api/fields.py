@@ -17,12 +17,12 @@ from pydantic import ValidatorFunctionWrapHandler as Handler
 from pydantic import WrapValidator as Wrap
 from pydantic_core import PydanticCustomError
 
+from ..models import LARGEST_INTEGER
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.playing_cards import Card, parse_cards
 
 MAX_NUMBER = 100_000  # far above any hand, deck or round; keeps every integer column safe
-MAX_ID = 2**31 - 1  # the integer columns' range: game ids and versions
 ACTION_ID_LENGTH = 64  # the history's one-time token column
 NAME_LENGTH = 40  # the player name column
 RANGE = N_("Must be a whole number from %(low)s to %(high)s.")
@@ -46,7 +46,7 @@ def first_error(error: ValidationError) -> str:
 
 def integral(value: Any) -> Any:
     """2105.0 as 2105: JSON Schema counts a number with no fraction as an integer, so we do too."""
-    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_ID:
+    if isinstance(value, float) and value.is_integer() and abs(value) <= LARGEST_INTEGER:
         return int(value)
     return value
 
@@ -122,7 +122,7 @@ def _choice(value: Any, handler: Handler) -> str:
 Whole = whole()
 Seat = Annotated[int, Strict(), Field(ge=0, le=MAX_NUMBER), Wrap(_at_table)]
 Version = Annotated[
-    whole(MAX_ID) | None,
+    whole(LARGEST_INTEGER) | None,
     Field(
         description=(
             "The game's version as this client last read it (GET /api/v1/games/{game_id} or its "

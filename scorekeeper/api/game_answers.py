@@ -8,11 +8,11 @@ from typing import Annotated
 from pydantic import Field
 
 from ..i18n import translate_text
+from ..models import LARGEST_INTEGER
 from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from ..rules.standings import Standings
 from .answer_base import Answer, Count, Score, Timestamp
-from .fields import MAX_ID
 from .round_answers import CurrentRoundAnswer, PlayedRound, played
 from .seat_answers import SeatLink
 
@@ -61,8 +61,8 @@ class StandingsAnswer(Answer):
 class Game(Answer):
     """Everything about a game: table, rules, the round now, rounds played, totals, standings."""
 
-    id: Annotated[int, Field(ge=1, le=MAX_ID)]
-    version: Annotated[int, Field(ge=0, le=MAX_ID)]
+    id: Annotated[int, Field(ge=1, le=LARGEST_INTEGER)]
+    version: Annotated[int, Field(ge=0, le=LARGEST_INTEGER)]
     players: list[Player]
     rules: RuleSet
     first_dealer: Count

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..rules.deal import Deal, deal_for
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning
@@ -12,7 +13,6 @@ from ..rules.messages import N_, Message, msg
 from ..rules.playing_cards import Card
 from ..rules.round_end import Hand, setup_for
 from ..rules.ruleset import RuleSet
-from ..rules.table import TableSetup, table_setup
 from ..rules.tally import hand_points, in_play_refusal, points_from_counts
 from .check_requests import Laydown, OneMeld, TallyRequest
 from .fields import MAX_NUMBER
@@ -54,7 +54,7 @@ def hands_by_seat(result: RoundResult, state: GameState, number: int) -> dict[in
 
 def tally(request: TallyRequest) -> int:
     """Penalty points of a hand at a table of this many players and decks."""
-    setup = table_setup(request.ruleset, request.players, 1, 0, request.decks)
+    setup = deal_for(request.ruleset, request.players, 1, 0, request.decks)
     if request.cards is not None:
         return points_of(request.cards, request.ruleset, setup, "cards")
     return points_of(request.counts or {}, request.ruleset, setup, "counts")
@@ -65,9 +65,7 @@ def _counts(tapped: list[Card] | dict[str, int]) -> dict[str, int]:
     return tapped if isinstance(tapped, dict) else dict(Counter(c.rank.code for c in tapped))
 
 
-def points_of(
-    tapped: list[Card] | dict[str, int], rules: RuleSet, setup: TableSetup, field: str
-) -> int:
+def points_of(tapped: list[Card] | dict[str, int], rules: RuleSet, setup: Deal, field: str) -> int:
     """Penalty points of tapped cards within the cards in play; errors under `field`."""
     try:
         if isinstance(tapped, dict):
@@ -81,7 +79,7 @@ def points_of(
     return points
 
 
-def round_setup(state: GameState, number: int) -> TableSetup | None:
+def round_setup(state: GameState, number: int) -> Deal | None:
     """The decks and jokers a round is played with; None for a round not yet played."""
     current = state.current
     if current is not None and current.number == number:
@@ -109,7 +107,7 @@ def check_meld(rules: RuleSet, kind: str, cards: list[Card], number: int | None)
 def check_melds(request: OneMeld | Laydown) -> MeldCheck:
     """Check one book or run, or a laydown against a round's contract, with no card more
     often than the decks of a table of `players` hold it."""
-    setup = table_setup(request.ruleset, request.players, 1, 0, request.decks)
+    setup = deal_for(request.ruleset, request.players, 1, 0, request.decks)
     melds = [request.meld] if isinstance(request, OneMeld) else request.melds
     cards = [card for meld in melds for card in meld]
     refusal = in_play_refusal(cards, setup.decks, setup.jokers)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, url_for
 from werkzeug.exceptions import NotFound
 
-from ..games import house_rules
+from .. import house_rules
 from ..models import HouseRules
 from ..rules.bounds import NAME_LENGTH
 from ..rules.messages import N_, msg

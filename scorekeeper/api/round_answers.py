@@ -5,9 +5,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from ..i18n import translate_text
+from ..rules.deal import describe_contract
 from ..rules.game_facts import RoundFacts
 from ..rules.game_state import CurrentRound, GameState
-from ..rules.table import describe_contract
 from .answer_base import Answer, Count, Score
 
 

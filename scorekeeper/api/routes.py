@@ -9,6 +9,7 @@ from ..games.history import changes
 from ..games.may_i import rule_on_call
 from ..games.opening import open_for_change, open_for_read, reread
 from ..i18n import translate_text
+from ..models import LARGEST_INTEGER
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
 from ..rules.presets import PRESETS
@@ -37,7 +38,7 @@ from .answers import (
     Tally,
 )
 from .check_requests import MeldCheckRequest, TallyRequest
-from .fields import MAX_ID, MAX_NUMBER
+from .fields import MAX_NUMBER
 from .game_answers import Game
 from .hands import check_melds, hands_by_seat, tally, warnings_at_hands
 from .openapi import documented
@@ -46,7 +47,7 @@ from .reading import read, read_json
 from .requests import Action, Call, DownMark, NewGame, RoundResult, RunOutReport, SeatChange
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-GAME = f"/v1/games/<int(max={MAX_ID}):game_id>"
+GAME = f"/v1/games/<int(max={LARGEST_INTEGER}):game_id>"
 problems.register(bp)
 conflicts.register(bp)
 sharing.register(bp, GAME)
@@ -173,7 +174,7 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
     """Record that the stock ran out, and say what the table does now."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     report = read(RunOutReport)  # its version is taken but `seen` settles two taps for one
-    outcome, after = actions.record_run_out(state, report.seen, report.action_id)
+    outcome, after = actions.add_run_out(state, report.seen, report.action_id)
     run_out = RunOut(
         number=outcome.number,
         ends_round=outcome.ends_round,

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from ..capability_links import LinkRefused
 from ..games import calls, seat_links
 from ..games.calls import Call
-from ..games.links import GameAccess
+from ..games.game_links import GameAccess
 from ..games.opening import open_for_change, open_for_read
 from ..games.seat_links import SeatAccess
+from ..link_tokens import LinkRefused
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
 from .access import bearer_token, game_access, refused

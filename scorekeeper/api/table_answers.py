@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..capability_links import Role
 from ..i18n import translate_text
+from ..link_tokens import Role
 from ..models import CardTable, TablePlayer
 from ..rules.game_state import GameState
 from ..rules.ruleset import Contract

@@ -10,7 +10,7 @@ import re
 
 from flask import Blueprint, Response, request
 
-from ..games import house_rules
+from .. import house_rules
 from ..games.opening import open_for_read
 from ..models import HouseRules
 from ..rules.messages import N_, msg

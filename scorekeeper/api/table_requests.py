@@ -6,14 +6,15 @@ from typing import Annotated
 
 from pydantic import Field
 
+from ..models import LARGEST_INTEGER
 from ..rules.bounds import NAME_LENGTH
 from ..tables.people import TABLE_NAME_LENGTH
-from .fields import MAX_ID, text, whole
+from .fields import text, whole
 from .openapi import Parameter
 from .request_base import Body
 from .requests import PlayerName, Seating
 
-PersonId = Annotated[whole(MAX_ID), Field(description="A person's id at this table.")]  # type: ignore[valid-type]
+PersonId = Annotated[whole(LARGEST_INTEGER), Field(description="A person's id at this table.")]  # type: ignore[valid-type]
 RECORD_FILTERS = (
     Parameter(
         "ruleset",
@@ -26,7 +27,7 @@ RECORD_FILTERS = (
 )
 BEFORE = Parameter(
     "before",
-    {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+    {"type": "integer", "minimum": 0, "maximum": LARGEST_INTEGER},
     "The games before this id (a page's `older`); left out, the newest.",
 )
 

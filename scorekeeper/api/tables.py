@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
 
-from ..games import house_rules
+from .. import house_rules
 from ..games.opening import reread
+from ..models import LARGEST_INTEGER
 from ..rules.messages import N_, msg
-from ..tables import games, links, people
+from ..tables import games, people, table_links
 from .access import open_table
 from .answer_base import answer
 from .answers import GameCreated, Links, NewLinks
-from .fields import MAX_ID, RANGE
+from .fields import RANGE
 from .game_answers import Game
 from .openapi import documented
 from .problems import Problem
@@ -55,7 +56,7 @@ def table_links_create(table_id: int, role: str) -> tuple[Response, int]:
     """Replace the table's edit or view link (edit link only); the old one answers 410."""
     table, _access = open_table(table_id, change=True)
     read(NoFields)
-    links.rotate(table, "edit" if role == "edit" else "view")
+    table_links.rotate(table, "edit" if role == "edit" else "view")
     return answer(Links(edit=table.edit_token, view=table.view_token))
 
 
@@ -88,8 +89,8 @@ def _before() -> int | None:
     raw = request.args.get("before", "")
     if raw == "":
         return None
-    if not (raw.isascii() and raw.isdecimal()) or int(raw) > MAX_ID:
-        raise Problem(422, errors={"before": [msg(RANGE, low=0, high=MAX_ID)]})
+    if not (raw.isascii() and raw.isdecimal()) or int(raw) > LARGEST_INTEGER:
+        raise Problem(422, errors={"before": [msg(RANGE, low=0, high=LARGEST_INTEGER)]})
     return int(raw)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from ..capability_links import Role, new_token
 from ..database import lock_writes
 from ..extensions import db
+from ..link_tokens import Role, new_token
 from ..models import Change, Game, Round, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
+from ..rules.deal import deal_for
 from ..rules.errors import RuleError
 from ..rules.game_facts import CallFacts
 from ..rules.game_state import CurrentRound, GameState
@@ -18,8 +19,7 @@ from ..rules.player_names import clean_name, name_key
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
-from ..rules.table import table_setup
-from . import history, links, seat_links, writes
+from . import game_links, history, seat_links, writes
 from .refusals import Conflict
 from .state import game_state, load_game
 
@@ -41,7 +41,7 @@ def create_game(
     names = clean_names(names)
     lock_writes()
     cut = first_dealer is None
-    check_table(rules, len(names), first_dealer, decks)  # refuses a bad table first
+    check_deal(rules, len(names), first_dealer, decks)  # refuses a bad table first
     dealer = secrets.randbelow(len(names)) if first_dealer is None else first_dealer
     game = Game(
         rules_json=ruleset_to_dict(rules),
@@ -59,7 +59,7 @@ def create_game(
     db.session.add(game)
     db.session.flush()
     seat_links.create_for(game.id, len(game.seats))
-    history.record(game, "create", None, after={"players": list(names)})
+    history.add(game, "create", None, after={"players": list(names)})
     db.session.commit()
     return game
 
@@ -86,10 +86,10 @@ def clean_names(names: Sequence[str]) -> list[str]:
     return cleaned
 
 
-def check_table(rules: RuleSet, players: int, first_dealer: int | None, decks: int | None) -> None:
+def check_deal(rules: RuleSet, players: int, first_dealer: int | None, decks: int | None) -> None:
     """Refuse a game the rules cannot deal (players, decks, first dealer): new games and a
     restore's replay (tables/backup_replay) both ask here."""
-    table_setup(rules, players, 1, first_dealer or 0, decks)
+    deal_for(rules, players, 1, first_dealer or 0, decks)
 
 
 def record_buy(
@@ -113,10 +113,10 @@ def record_buy(
     refusal = buy_refused(state, current, seat, bought_above)
     if refusal is not None:
         raise RuleError(refusal, field="seat")
-    record_ = writes.add_buy(writes.round_to_change(state), seat)
-    buy_id = record_.buys[-1].id
+    row = writes.add_buy(writes.round_to_change(state), seat)
+    buy_id = row.buys[-1].id
     return writes.commit(
-        state, record_, "buy", action_id, calls=calls, seat=seat, after={"buy_id": buy_id}
+        state, row, "buy", action_id, calls=calls, seat=seat, after={"buy_id": buy_id}
     )
 
 
@@ -148,8 +148,8 @@ def remove_buy(
     mine = [buy for buy in bought if buy.seat == seat]
     if not mine:
         raise RuleError(msg(N_("This player has no buy to take back.")), field="seat")
-    record_ = writes.remove_buy(writes.round_to_change(state), mine[-1])
-    return writes.commit(state, record_, "buy_removed", action_id, seat=seat)
+    row = writes.remove_buy(writes.round_to_change(state), mine[-1])
+    return writes.commit(state, row, "buy_removed", action_id, seat=seat)
 
 
 def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = None) -> GameState:
@@ -161,10 +161,10 @@ def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = N
         return state  # another phone marked it already: nothing to change
     before = list(current.down)
     after = [*before, seat] if down else [s for s in before if s != seat]
-    record_ = writes.set_round(writes.round_to_change(state), down_seats=after)
+    row = writes.set_round(writes.round_to_change(state), down_seats=after)
     return writes.commit(
         state,
-        record_,
+        row,
         "down" if down else "down_removed",
         action_id,
         seat=seat,
@@ -173,7 +173,7 @@ def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = N
     )
 
 
-def record_run_out(
+def add_run_out(
     state: GameState, seen: int | None = None, action_id: str | None = None
 ) -> tuple[RunOut, GameState]:
     """Record that the stock ran out; two phones tapping for one event record it once."""
@@ -185,10 +185,10 @@ def record_run_out(
         # Another phone (or a double tap) recorded this run-out: answer what it was.
         return stock_ran_out(state.rules, current.run_outs - 1), state
     outcome = stock_ran_out(state.rules, current.run_outs)
-    record_ = writes.set_round(writes.round_to_change(state), run_outs=outcome.number)
+    row = writes.set_round(writes.round_to_change(state), run_outs=outcome.number)
     changed = writes.commit(
         state,
-        record_,
+        row,
         "run_out",
         action_id,
         before={"run_outs": outcome.number - 1},
@@ -215,10 +215,10 @@ def undo_last(
             what=what,
         )
         raise Conflict(message, field="undo")
-    game = links.game_row(state.facts.id)
+    game = game_links.game_row(state.facts.id)
     history.reverse(game, change)
     check_consistent(game)
-    history.record(
+    history.add(
         game,
         "undo",
         action_id,
@@ -232,9 +232,9 @@ def undo_last(
 
 def rotate_link(state: GameState, role: Role) -> str:
     """Replace the game's edit or view link; the history notes it, never the link itself."""
-    game = links.game_row(state.facts.id)
-    token = links.rotate(game, role)
-    history.record(game, "rotate_link", None, after={"role": role})
+    game = game_links.game_row(state.facts.id)
+    token = game_links.rotate(game, role)
+    history.add(game, "rotate_link", None, after={"role": role})
     db.session.commit()
     return token
 
@@ -264,17 +264,17 @@ def _playing(state: GameState, seat: int | None = None) -> CurrentRound:
     return state.current
 
 
-def round_record(game: Game, current: CurrentRound | None) -> Round:
+def round_row(game: Game, current: CurrentRound | None) -> Round:
     """The stored row of the current round, created on its first fact."""
     if current is None:
         raise RuleError(msg(N_("This game is over.")), field="game")
-    for record_ in game.rounds:
-        if record_.number == current.number:
-            return record_
+    for row in game.rounds:
+        if row.number == current.number:
+            return row
     tied = list(current.seats) if current.is_tiebreaker else None
-    record_ = Round(number=current.number, dealer=current.dealer, tiebreak_seats=tied)
-    game.rounds.append(record_)
-    return record_
+    row = Round(number=current.number, dealer=current.dealer, tiebreak_seats=tied)
+    game.rounds.append(row)
+    return row
 
 
 def check_consistent(game: Game) -> GameState:

@@ -20,7 +20,7 @@ ChangeKind = Literal[
 ]  # fmt: skip
 
 
-def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
+def add(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
     """Add one change to the game's history and bump its version."""
     change = Change(game_id=game.id, kind=kind, action_id=action_id or None, **facts)
     game.version += 1
@@ -33,7 +33,7 @@ def record(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change
 def write(
     game_id: int, version: int, kind: str, action_id: str | None, round_number: int, **facts: Any
 ) -> tuple[int, datetime]:
-    """record for a change written past the ORM (games/writes.py): the same history row and
+    """`add` for a change written past the ORM (games/writes.py): the same history row and
     version bump, one INSERT and one UPDATE; answers the new version and the time of the change.
 
     `version` is the one read with the game's lock, so the bump finds it: anything else is a
@@ -99,59 +99,59 @@ def last_undoable(game: Game | GameFacts) -> Change | None:
     return db.session.scalar(query)
 
 
-def snapshot(record_: Round) -> dict[str, Any] | None:
+def snapshot(round_row: Round) -> dict[str, Any] | None:
     """A round's end as plain data: how it ended and every hand; None while it is open."""
-    if not record_.results:
+    if not round_row.results:
         return None
     return {
-        "ended_by_stock": record_.ended_by_stock,
-        "cut_bonus_seat": record_.cut_bonus_seat,
+        "ended_by_stock": round_row.ended_by_stock,
+        "cut_bonus_seat": round_row.cut_bonus_seat,
         "results": [
             {"seat": r.seat, "went_out": r.went_out, "points": r.points, "cards": r.cards}
-            for r in record_.results
+            for r in round_row.results
         ],
     }
 
 
-def restore(record_: Round, data: dict[str, Any] | None) -> None:
+def restore(round_row: Round, data: dict[str, Any] | None) -> None:
     """Put a round's end back as a snapshot had it (None reopens the round)."""
-    record_.results.clear()
+    round_row.results.clear()
     db.session.flush()
-    record_.ended_by_stock = bool(data and data["ended_by_stock"])
-    record_.cut_bonus_seat = data["cut_bonus_seat"] if data else None
-    record_.ended_at = utcnow() if data else None
+    round_row.ended_by_stock = bool(data and data["ended_by_stock"])
+    round_row.cut_bonus_seat = data["cut_bonus_seat"] if data else None
+    round_row.ended_at = utcnow() if data else None
     for result in data["results"] if data else ():
-        record_.results.append(RoundResult(**result))
+        round_row.results.append(RoundResult(**result))
 
 
 def reverse(game: Game, change: Change) -> None:
     """Undo one change by putting back what it replaced."""
-    record_ = next((r for r in game.rounds if r.number == change.round_number), None)
-    if record_ is None:
+    round_row = next((r for r in game.rounds if r.number == change.round_number), None)
+    if round_row is None:
         raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
     if change.kind == "buy":
-        buy = _last_buy(record_, change.seat)
+        buy = _last_buy(round_row, change.seat)
         if buy is not None:
-            record_.buys.remove(buy)
+            round_row.buys.remove(buy)
     elif change.kind == "buy_removed":
-        record_.buys.append(Buy(seat=change.seat))
+        round_row.buys.append(Buy(seat=change.seat))
     elif change.kind == "run_out":
-        record_.run_outs = (change.before or {}).get("run_outs", 0)
+        round_row.run_outs = (change.before or {}).get("run_outs", 0)
     elif change.kind == "result":
-        restore(record_, change.before)
+        restore(round_row, change.before)
     elif change.kind in ("down", "down_removed"):
-        record_.down_seats = (change.before or {}).get("down") or None
+        round_row.down_seats = (change.before or {}).get("down") or None
     change.undone_at = utcnow()
 
 
-def _last_buy(record_: Round, seat: int | None) -> Buy | None:
+def _last_buy(round_row: Round, seat: int | None) -> Buy | None:
     """The seat's newest buy of the round: the one an undo of its buy takes off.
 
     Undo goes newest first, so every later change of that seat's buys is undone already: its
     newest buy is the one the buy made, or the row an undone take-back put back in its place
     (a new row, so the buy's own id, kept in its history entry, may name nothing any more).
     """
-    return max((b for b in record_.buys if b.seat == seat), key=lambda b: b.id or 0, default=None)
+    return max((b for b in round_row.buys if b.seat == seat), key=lambda b: b.id or 0, default=None)
 
 
 def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Message:

@@ -1,6 +1,6 @@
 """Opening a game for a view: the one place both front doors get a game's state from.
 
-The link was checked first (games.links.check_link, a GameAccess with the version it read);
+The link was checked first (games.game_links.check_link, a GameAccess with the version it read);
 a read then takes the state kept for that version, else reads the facts and derives them; a
 change locks the game first (unless its link check already did), then does the same at the
 version read with the lock. Only here are states kept (kept.keep_state, the one cache).
@@ -8,11 +8,11 @@ version read with the lock. Only here are states kept (kept.keep_state, the one 
 
 from __future__ import annotations
 
-from ..capability_links import LARGEST_ID
 from ..database import lock_game_row
 from ..kept import keep_state, state_at
+from ..models import LARGEST_INTEGER
 from ..rules.game_state import GameState
-from .links import GameAccess
+from .game_links import GameAccess
 from .state import game_state, load_game
 
 
@@ -26,7 +26,7 @@ def open_for_change(game_id: int, access: GameAccess) -> GameState:
     at the version read with the lock."""
     version = access.version
     if not access.locked:
-        row = lock_game_row(game_id) if game_id <= LARGEST_ID else None
+        row = lock_game_row(game_id) if game_id <= LARGEST_INTEGER else None
         if row is None or row.version is None:
             raise LookupError(f"game {game_id} went away")  # a checked link names a game
         version = int(row.version)

@@ -12,8 +12,8 @@ from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledged
 from ..rules.messages import N_, msg
 from ..rules.round_end import Hand, checked_end, end_warnings
-from . import history, links, pending_hands
-from .actions import check_consistent, round_record
+from . import game_links, history, pending_hands
+from .actions import check_consistent, round_row
 from .opening import changed
 from .refusals import Conflict
 
@@ -67,15 +67,15 @@ def record_result(
     warnings = end_warnings(state, number, end)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
-    game = links.game_row(state.facts.id)
+    game = game_links.game_row(state.facts.id)
     stored = next((played for played in game.rounds if played.number == number), None)
-    record_ = stored or round_record(game, state.current)
-    before = history.snapshot(record_)
-    history.restore(record_, end.facts)
-    saved = history.snapshot(record_)
+    row = stored or round_row(game, state.current)
+    before = history.snapshot(row)
+    history.restore(row, end.facts)
+    saved = history.snapshot(row)
     # Who entered each hand: the phones' entries saved unchanged are named in the history.
     phones = pending_hands.settle(game.id, number, end.facts)
-    history.record(
+    history.add(
         game,
         "result",
         action_id,

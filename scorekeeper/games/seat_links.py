@@ -1,6 +1,6 @@
 """A seat's own link: one per player of a game, opening that player's page (docs/RULES.md 11).
 
-As strong as the edit and view links (capability_links.new_token), compared in constant time,
+As strong as the edit and view links (link_tokens.new_token), compared in constant time,
 refused the same way (404 unknown, 410 replaced), and replaced the same way: the old one stops
 working at once. A seat link opens only its own seat's page and changes only that seat's facts.
 """
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import insert, select, update
 
-from ..capability_links import LARGEST_ID, REPLACED, LinkRefused, new_token
 from ..database import lock_game_row
 from ..extensions import db
-from ..models import Game, SeatLink, utcnow
+from ..link_tokens import REPLACED, LinkRefused, new_token
+from ..models import LARGEST_INTEGER, Game, SeatLink, utcnow
 from ..rules.messages import N_, msg
-from .links import GameAccess
+from .game_links import GameAccess
 
 NO_LINK = N_("Send the seat's link token in an Authorization: Bearer header.")
 UNKNOWN = N_("No seat of game %(id)s opens with that link.")
@@ -66,9 +66,9 @@ def open_seat(game_id: int, token: str | None, *, change: bool) -> SeatAccess:
     """The seat a link opens; a change locks the game before anything reads it."""
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
-    if game_id > LARGEST_ID:
+    if game_id > LARGEST_INTEGER:
         raise LinkRefused(404, msg(UNKNOWN, id=game_id))
-    if change:  # whatever the link turns out to be, as capability_links does
+    if change:  # whatever the link turns out to be, as link_tokens does
         found = lock_game_row(game_id)
         version = None if found is None else found.version
     else:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 from werkzeug.wrappers import Response
 
-from ..games import house_rules
+from .. import house_rules
 from ..i18n import translate
 from ..rules.blank_sheet import blank_sheet, player_counts
-from ..rules.card_scoring import scoring_lines
 from ..rules.errors import RuleSetInvalid
 from ..rules.presets import PRESETS
+from ..rules.rules_card_scoring import scoring_lines
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
 from .rendering import respond

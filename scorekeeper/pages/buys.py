@@ -11,7 +11,7 @@ from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import status_of
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
 from .posted import posted_action_id, posted_int, posted_version, tap_id
 from .rendering import after_change, field_errors, respond
 

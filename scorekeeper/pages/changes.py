@@ -10,7 +10,7 @@ from ..games.opening import open_for_change, reread
 from ..games.undone import undone_message
 from ..i18n import translate
 from ..rules.errors import RuleError
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
 from .posted import local_target, posted_action_id, posted_version
 
 bp = Blueprint("changes", __name__, url_prefix=GAME)

@@ -10,7 +10,7 @@ from ..games.opening import open_for_read
 from ..i18n import current_locale
 from ..rules.errors import RuleError
 from ..rules.playing_cards import RANKS_BY_CODE, Rank
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
 from .rendering import respond
 
 bp = Blueprint("checker", __name__, url_prefix=GAME)

@@ -6,7 +6,7 @@ from flask import Blueprint
 from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_read
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
 from .rendering import respond
 
 bp = Blueprint("display", __name__, url_prefix=GAME)

@@ -30,8 +30,9 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput
 
-from ..games import house_rules
+from .. import house_rules
 from ..i18n import translate
+from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.bounds import MAX_PLAYERS
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
@@ -39,8 +40,8 @@ from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
 from ..rules.round_end import MAX_POINTS
-from .house_rule_links import saved_here
-from .posted import LARGEST, TOKEN
+from .posted import TOKEN
+from .remembered_rule_sets import saved_here
 
 MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended

@@ -7,19 +7,19 @@ from collections.abc import Callable
 from flask import Blueprint, request, url_for
 from werkzeug.wrappers import Response
 
-from ..capability_links import Rotatable
 from ..collation import by_name
 from ..games import actions
 from ..games.opening import open_for_read
 from ..i18n import translate
+from ..link_tokens import Rotatable
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
 from . import live
 from .forms import MAX_SEATS, NewGameForm
-from .house_rule_links import rules_by_key
-from .links import GAME, current_access, open_in_browser, openable_games, protect
+from .game_door import GAME, current_access, open_in_browser, openable_games, protect
 from .posted import ascii_index, page_from
+from .remembered_rule_sets import rules_by_key
 from .rendering import respond, rules_card_page, unchanged, wants_fragment
 from .ruleset_form import encode
 
@@ -88,7 +88,7 @@ def show(game_id: int) -> Response:
 
 @bp.get(f"{GAME}/header")
 def header(game_id: int) -> Response:
-    """Show the current round's contract and table set-up."""
+    """Show the current round's contract and deal."""
     return respond(SHOW, "games/_round_header.html", state=open_for_read(game_id, current_access()))
 
 

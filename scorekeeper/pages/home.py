@@ -7,12 +7,12 @@ from werkzeug.wrappers import Response
 
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
-from ..tables.links import known_tables
-from .house_rule_links import saved_here
-from .links import openable_games, remembered
+from ..tables.table_links import known_tables
+from .game_door import openable_games, remembered
 from .posted import local_target
+from .remembered_rule_sets import saved_here
 from .rendering import rules_card_page
-from .table_links import remembered_tables
+from .table_door import remembered_tables
 
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from ..games import house_rules
+from .. import house_rules
 from ..i18n import translate, translate_text
 from ..models import HouseRules
 from ..rules.bounds import MAX_DECK_RULES, MAX_ROUNDS, MIN_ROUNDS
@@ -21,7 +21,7 @@ from ..rules.rules_card import rules_card, summary
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict, ruleset_from_json, ruleset_to_dict
 from ..rules.sheet_words import set_name
-from .house_rule_links import remember, rules_by_key, saved_here
+from .remembered_rule_sets import remember, rules_by_key, saved_here
 from .rendering import go_to, respond
 from .ruleset_form import (
     apply,

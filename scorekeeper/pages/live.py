@@ -1,12 +1,12 @@
 """Live updates in one request per change: every region of a page as htmx out-of-band swaps.
 
 A change's answer and a poll's 200 both carry the page's regions and a poller on the new
-version, so no region fetches itself again and the next poll answers 204.
+version, so no region fetches itself again and the next poll answers 204. A region sent out of
+band is rendered with `oob`, and its template writes `hx-swap-oob` on its own root.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import render_template, request
@@ -20,7 +20,9 @@ from .kept_regions import region
 
 HISTORY_PAGE = 50  # changes shown on the sheet; older ones behind a link
 HISTORY = "games/_history.html"
-ROOT_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)")
+# The undo form follows this phone's own changes: a change's answer carries it, a poll's never,
+# so an undo after another phone's change names that change instead of taking it back.
+UNDO = "games/_undo.html"
 # The regions each page with a poller shows; `over` is the round screen of a finished game.
 REGIONS = {
     "round": (
@@ -42,12 +44,6 @@ def round_screen(state: GameState) -> str:
     return "round" if state.current is not None else "over"
 
 
-def out_of_band(html: str) -> str:
-    """A rendered fragment marked to replace the element of its id wherever it is on the page."""
-    # As plain text: substituting into Markup would escape the attribute it adds.
-    return ROOT_TAG.sub(r'\1 hx-swap-oob="true"', str(html), count=1)
-
-
 def history_page(game: GameFacts, before: int | None = None) -> dict[str, Any]:
     """One page of the history, newest first, and the change to show older ones before."""
     changes = history.changes(game, before=before, limit=HISTORY_PAGE + 1)
@@ -55,39 +51,45 @@ def history_page(game: GameFacts, before: int | None = None) -> dict[str, Any]:
     return {"changes": changes[:HISTORY_PAGE], "older": older}
 
 
-def sheet_region(name: str, state: GameState, before: int | None = None) -> Markup:
-    """A region of the score sheet (its history from change `before` on), kept once rendered.
+def sheet_region(
+    name: str, state: GameState, before: int | None = None, *, oob: bool = False
+) -> Markup:
+    """A region of the score sheet (its history from change `before` on), kept once rendered;
+    `oob` renders it to swap out of band, kept apart from the page's own.
 
     A sheet at a version already shown in its language and link reads neither the facts nor
     the history, and renders nothing but the page around its regions.
     """
     if name == HISTORY:
-        return region(name, state, before, lambda: history_page(state.facts, before))
-    return region(name, state)
+        return region(
+            name, state, (before, oob), lambda: {**history_page(state.facts, before), "oob": oob}
+        )
+    return region(name, state, oob, lambda: {"oob": oob})
 
 
-def poller(page: str, state: GameState) -> str:
+def poller(page: str, state: GameState, *, oob: bool = False) -> str:
     """The page's poller, asking from the game's current version on."""
-    return render_template("games/_poller.html", game=state.facts, on=page)
+    return render_template("games/_poller.html", game=state.facts, on=page, oob=oob)
 
 
 def regions(page: str, state: GameState, skip: str | None = None, **context: Any) -> str:
-    """The page's regions but `skip`, each marked out of band."""
+    """The page's regions but `skip`, each rendered to swap out of band."""
     parts = (
-        sheet_region(name, state)
+        sheet_region(name, state, oob=True)
         if page == "sheet"
-        else render_template(name, state=state, **context)
+        else render_template(name, state=state, oob=True, **context)
         for name in REGIONS[page]
         if name != skip
     )
-    return "".join(map(out_of_band, parts))
+    return "".join(parts)
 
 
 def change_answer(fragment: str, state: GameState, **context: Any) -> str:
     """The answer to a change on the round screen: its fragment, the other regions, the poller."""
     page = round_screen(state)
     body = render_template(fragment, state=state, **context)
-    return body + regions(page, state, skip=fragment) + out_of_band(poller(page, state))
+    undo = render_template(UNDO, state=state, oob=True) if page == "round" else ""
+    return body + regions(page, state, skip=fragment) + undo + poller(page, state, oob=True)
 
 
 def shape_changed(page: str, state: GameState) -> bool:

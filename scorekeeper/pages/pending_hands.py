@@ -17,7 +17,7 @@ from ..games.pending_hands import PendingHand
 from ..games.refusals import status_of
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from .links import GAME, current_access, protect, require_edit
+from .game_door import GAME, current_access, protect, require_edit
 from .rendering import field_errors, respond, wants_fragment
 
 bp = Blueprint("pending_hands", __name__, url_prefix=f"{GAME}/rounds/<int:number>/pending")

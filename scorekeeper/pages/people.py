@@ -13,7 +13,7 @@ from ..tables.figures import person_figures, read_filters
 from .charts import totals_chart
 from .record_view import filter_errors
 from .rendering import field_errors, respond
-from .table_links import TABLE, protect_table, require_table_edit, table_access
+from .table_door import TABLE, protect_table, require_table_edit, table_access
 
 bp = Blueprint("people", __name__, url_prefix=TABLE)
 protect_table(bp)

@@ -14,7 +14,8 @@ from flask import request
 from flask_babel import gettext
 from werkzeug.exceptions import UnprocessableEntity
 
-LARGEST = 2**31 - 1  # the integer columns' range
+from ..models import LARGEST_INTEGER
+
 TOKEN = re.compile(r"[A-Za-z0-9_.:-]{1,64}\Z")  # the pages' action_id (anchored for WTForms)
 LOCAL_PATH = re.compile(r"/[!-\[\]-~]*")  # "/" then visible ASCII but the backslash
 DIGITS = re.compile(r"-?[0-9]{1,10}")  # ASCII only: "²".isdigit() and "١".isdigit() are true
@@ -29,7 +30,7 @@ class BadField(UnprocessableEntity):
         self.field = field
 
 
-def posted_int(field: str, low: int = 0, high: int = LARGEST) -> int | None:
+def posted_int(field: str, low: int = 0, high: int = LARGEST_INTEGER) -> int | None:
     """A whole number from the form, None when not sent; 422 when it is no number in range."""
     raw = request.form.get(field, "").strip()
     if not raw:
@@ -76,7 +77,7 @@ def page_from(field: str = "before") -> int | None:
     below 1 starts after the oldest: no more to show.
     """
     raw = request.args.get(field, "")
-    if not DIGITS.fullmatch(raw) or int(raw) > LARGEST:
+    if not DIGITS.fullmatch(raw) or int(raw) > LARGEST_INTEGER:
         return None
     return max(int(raw), 0)
 

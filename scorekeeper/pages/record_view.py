@@ -10,7 +10,7 @@ from ..i18n import translate
 from ..models import CardTable
 from ..rules.presets import PRESETS
 from ..tables.figures import Filters, read_filters, table_record
-from .table_links import table_access
+from .table_door import table_access
 
 
 def filter_errors(filters: Filters) -> dict[str, list[str]]:

@@ -55,7 +55,7 @@ def after_change(location: str, fragment: str, state: GameState, **context: Any)
         return redirect(location, code=303)
     response = Response(change_answer(fragment, state, **context), mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
-    # The page's forms outside the regions (undo) follow this phone's own change: app.js.
+    # Answers to taps sent side by side come in any order: taps.js swaps none over a newer.
     response.headers["Game-Version"] = str(state.facts.version)
     return response
 

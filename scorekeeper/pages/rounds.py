@@ -26,7 +26,7 @@ from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from ..rules.tally import points_from_counts
 from .forms import STOCK, round_form
-from .links import GAME, current_access, protect, require_edit
+from .game_door import GAME, current_access, protect, require_edit
 from .pending_hands import entries_of, fill_round_form
 from .rendering import go_to, respond, wants_fragment
 

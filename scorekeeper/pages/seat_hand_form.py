@@ -16,13 +16,14 @@ from wtforms.widgets import CheckboxInput, HiddenInput
 from ..games.pending_hands import PendingHand
 from ..games.seat_hands import Entry
 from ..i18n import translate
+from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.round_end import setup_for
 from ..rules.sheet_words import worded
 from ..rules.tally import points_from_counts
 from .forms import HAND, HandForm
-from .posted import LARGEST, TOKEN
+from .posted import TOKEN
 
 
 def form_class(seat: int) -> type[FlaskForm]:

@@ -21,9 +21,8 @@ from ..games.refusals import status_of
 from ..games.seat_links import SeatAccess
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from .capability_links import LinkDoor
-from .links import GAME, current_access, protect
-from .live import out_of_band
+from .game_door import GAME, current_access, protect
+from .link_doors import LinkDoor
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import (
     after_change,
@@ -115,8 +114,8 @@ def version(game_id: int) -> Response:
         response.headers["HX-Refresh"] = "true"  # the round ended or an undo reopened it
         return response
     context = {"state": state, "seat": current_seat(), "on": screen(state)}
-    parts = [render_template(name, **context) for name in regions(state)]
-    body = render_template("seats/_poller.html", **context) + "".join(map(out_of_band, parts))
+    parts = [render_template(name, oob=True, **context) for name in regions(state)]
+    body = render_template("seats/_poller.html", **context) + "".join(parts)
     response.set_data(body)
     return response
 

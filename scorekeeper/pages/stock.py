@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 from ..games import actions
 from ..games.opening import open_for_change, open_for_read
 from ..rules.errors import RuleError
-from .links import GAME, current_access, protect
+from .game_door import GAME, current_access, protect
 from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 
@@ -28,7 +28,7 @@ def run_out(game_id: int) -> Response:
     """Record that the stock ran out: re-form it, or end the round and go to scoring."""
     state, seen = open_for_change(game_id, current_access()), posted_int("seen")
     try:
-        outcome, changed = actions.record_run_out(state, seen, posted_action_id())
+        outcome, changed = actions.add_run_out(state, seen, posted_action_id())
     except RuleError as error:
         return respond(
             PAGE,

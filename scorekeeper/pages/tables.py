@@ -14,7 +14,7 @@ from .games import start_from_form
 from .posted import page_from
 from .record_view import record_context
 from .rendering import field_errors, respond
-from .table_links import (
+from .table_door import (
     TABLE,
     open_table_in_browser,
     protect_table,

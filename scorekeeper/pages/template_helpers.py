@@ -14,16 +14,16 @@ from markupsafe import Markup
 from ..games.history import describe, describe_entries
 from ..i18n import current_locale, translate
 from ..models import TablePlayer, person_of
+from ..rules.deal import describe_contract
 from ..rules.game_state import GameState
 from ..rules.messages import msg
 from ..rules.playing_cards import NATURAL_RANKS, RANKS_BY_CODE, Rank, rank_letter
 from ..rules.round_notes import round_notes
 from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
-from ..rules.table import describe_contract
 from .charts import running_chart
 from .home import current_theme
-from .table_links import remembered_tables
+from .table_door import remembered_tables
 
 
 def new_action_id() -> str:

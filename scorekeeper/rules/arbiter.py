@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from .deal import round_buy_cap
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
 from .ruleset import RuleSet
 from .stock import buy_after_stock_refusal
-from .table import round_buy_cap
 
 TAKEN_AS_DRAW = msg(N_("The player at turn takes the card as their draw."))
 NEARER_CALLER = msg(N_("A caller nearer the discarder's left gets the card."))

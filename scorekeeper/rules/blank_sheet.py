@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .deal import deal_for
 from .errors import RuleError
 from .ruleset import Contract, DealPasses, RuleSet
-from .table import table_setup
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def blank_sheet(rules: RuleSet, players: int) -> BlankSheet:
     """The sheet for this many players, player 1 dealing first; RuleError if they cannot play."""
     rounds = []
     for number in range(1, len(rules.rounds) + 1):
-        setup = table_setup(
+        setup = deal_for(
             rules, players, number, first_dealer=0, previous_winners=(None,) * (number - 1)
         )
         rounds.append(
@@ -67,7 +67,7 @@ def player_counts(rules: RuleSet) -> tuple[int, ...]:
     counts = []
     for players in range(rules.min_players, rules.max_players + 1):
         try:
-            table_setup(rules, players, 1, first_dealer=0)
+            deal_for(rules, players, 1, first_dealer=0)
         except RuleError:
             continue
         counts.append(players)

@@ -2,7 +2,7 @@
 
 Each is one a real table could use, and nothing the app shows grows past it: the round
 screen draws a card per card of the contract, the sheet a row per round. The API's document
-states the same bounds (api/ruleset_schema.py reads this table).
+states the same bounds (api/ruleset_schema.py reads them from here).
 """
 
 from __future__ import annotations
@@ -109,26 +109,26 @@ def most_players(stored: bool) -> int:
 
 def out_of_bounds(rules: RuleSet, stored: bool = False) -> Iterator[tuple[str, Message]]:
     """Each setting outside its bound, by field path, with the bound named."""
-    table = STORED if stored else NUMBERS
-    yield from _walk(rules, "", table)
+    bounds = STORED if stored else NUMBERS
+    yield from _walk(rules, "", bounds)
 
 
 def _walk(
-    value: object, path: str, table: dict[tuple[type, str], Bound]
+    value: object, path: str, bounds: dict[tuple[type, str], Bound]
 ) -> Iterator[tuple[str, Message]]:
     """The settings of a rule set's parts, recursively: each checked against its bound."""
     if isinstance(value, tuple):
         for index, item in enumerate(value):
-            yield from _walk(item, _join(path, index), table)
+            yield from _walk(item, _join(path, index), bounds)
         return
     if not dataclasses.is_dataclass(value) or isinstance(value, type):
         return
     for part in dataclasses.fields(value):
         setting, where = getattr(value, part.name), _join(path, part.name)
-        bound = table.get((type(value), part.name))
+        bound = bounds.get((type(value), part.name))
         if bound is not None:
             yield from _outside(setting, where, bound)
-        yield from _walk(setting, where, table)
+        yield from _walk(setting, where, bounds)
 
 
 def _outside(setting: object, path: str, bound: Bound) -> Iterator[tuple[str, Message]]:

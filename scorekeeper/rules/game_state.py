@@ -6,23 +6,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .arbiter import buys_left
+from .deal import Deal, deal_for, seats_around, tiebreaker_deal
 from .game_facts import GameFacts, RoundFacts
 from .messages import Message
 from .ruleset import RuleSet
 from .scoring import HandResult, RoundOutcome, running_totals, score_round
 from .standings import Standings, game_over, provisional_standings, standings
 from .stock import round_ended_by_stock, standing_instruction
-from .table import TableSetup, seats_around, table_setup, tiebreaker_setup
 from .tiebreak import TiebreakerOutcome
 
 
 @dataclass(frozen=True)
 class CurrentRound:
-    """The round being played now: its table set-up, buys and stock run-outs."""
+    """The round being played now: its deal, buys and stock run-outs."""
 
     number: int
     seats: tuple[int, ...]  # who plays it: everyone, or the tied players in a tiebreaker
-    setup: TableSetup
+    setup: Deal
     dealer: int  # game seat
     first_player: int  # game seat
     cutter: int | None  # game seat
@@ -110,13 +110,13 @@ def game_state(facts: GameFacts, rules: RuleSet) -> GameState:
     outcomes = _outcomes(rules, rounds, len(names))
     tiebreakers = _tiebreakers(rules, rounds)
     regular_done = game_over(rules, outcomes)
-    table = (
+    placings = (
         standings(rules, names, outcomes, tiebreakers)
         if regular_done
         else provisional_standings(names, outcomes)
     )
-    finished = regular_done and not table.needs_tiebreaker
-    current = None if finished else _current(facts, rules, rounds, outcomes, tiebreakers, table)
+    finished = regular_done and not placings.needs_tiebreaker
+    current = None if finished else _current(facts, rules, rounds, outcomes, tiebreakers, placings)
     return GameState(
         facts=facts,
         rules=rules,
@@ -124,7 +124,7 @@ def game_state(facts: GameFacts, rules: RuleSet) -> GameState:
         rounds=rounds,
         outcomes=outcomes,
         tiebreakers=tiebreakers,
-        standings=table,
+        standings=placings,
         finished=finished,
         current=current,
         running=running_totals(outcomes, len(names)),
@@ -190,7 +190,7 @@ def _current(
     rounds: dict[int, RoundFacts],
     outcomes: tuple[RoundOutcome, ...],
     tiebreakers: tuple[TiebreakerOutcome, ...],
-    table: Standings,
+    placings: Standings,
 ) -> CurrentRound:
     """The round to play now: the next regular round, else the next tiebreaker."""
     players = len(facts.seats)
@@ -198,12 +198,12 @@ def _current(
     if number <= len(rules.rounds):
         seats = tuple(range(players))
         winners = [outcome.went_out for outcome in outcomes]
-        setup = table_setup(rules, players, number, facts.first_dealer, facts.decks, winners)
+        setup = deal_for(rules, players, number, facts.first_dealer, facts.decks, winners)
     else:
         number = len(rules.rounds) + len(tiebreakers) + 1
-        seats = table.needs_tiebreaker
+        seats = placings.needs_tiebreaker
         playoff = len(tiebreakers) + 1
-        setup = tiebreaker_setup(rules, len(seats), 0, playoff=playoff, decks=facts.decks)
+        setup = tiebreaker_deal(rules, len(seats), 0, playoff=playoff, decks=facts.decks)
     record = rounds.get(number)
     # Who really dealt is a fact; an edit to an earlier round does not move the deal.
     dealer = record.dealer if record is not None else seats[setup.dealer]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .deal import round_spec_for
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
 from .playing_cards import NATURAL_RANKS, Rank
 from .ruleset import RuleSet
-from .table import round_spec_for
 from .tally import RANKS_PER_DECK
 
 DRAWN_BEFORE_END = 1  # the card a player drew on the turn the round ended

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .bounds import MIN_PLAYERS, most_players
+from .deal import contract_message
 from .messages import N_, Message, msg, nmsg
 from .ruleset import RANKS, SUITS, AceRule, Contract, DeckRule, RuleSet
-from .table import contract_message
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .deal import Deal, deal_for, tiebreaker_deal
 from .errors import RuleError
 from .game_state import GameState
 from .hand_totals import HandLimits, check_total, hand_limits
@@ -18,7 +19,6 @@ from .hand_warnings import HandWarning, WarnedHand, hand_warnings
 from .messages import N_, msg
 from .scoring import HandResult, check_cut_bonus
 from .stock import stock_ending_refusal
-from .table import TableSetup, table_setup, tiebreaker_setup
 from .tally import points_from_counts
 
 MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
@@ -179,13 +179,13 @@ def limits_for(state: GameState, number: int, seat: int) -> HandLimits:
     return hand_limits(state.rules, number, setup.decks, setup.jokers, buys)
 
 
-def setup_for(state: GameState, number: int) -> TableSetup:
+def setup_for(state: GameState, number: int) -> Deal:
     """The deck set-up a round was played with, to check tapped cards against."""
     if number > len(state.rules.rounds):
         seats = len(_round_seats(state, number))
-        return tiebreaker_setup(state.rules, seats, 0, decks=state.facts.decks)
+        return tiebreaker_deal(state.rules, seats, 0, decks=state.facts.decks)
     # Decks and jokers depend on the table, not the round: round 1's set-up answers for all.
-    return table_setup(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)
+    return deal_for(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)
 
 
 def _stored(

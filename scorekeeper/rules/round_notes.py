@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .card_melds import exact_lifted_message, wild_cap_message
+from .deal import Deal, contract_message, round_spec_for
 from .messages import N_, Message, msg, nmsg
+from .rules_card_melds import exact_lifted_message, wild_cap_message
 from .ruleset import ReshufflePolicy, RuleSet
 from .sheet_words import worded
-from .table import TableSetup, contract_message, round_spec_for
 
 
 def exact_cut(players: int, deal: int) -> int:
@@ -14,7 +14,7 @@ def exact_cut(players: int, deal: int) -> int:
     return players * deal + 1
 
 
-def round_notes(rules: RuleSet, setup: TableSetup, players: int) -> tuple[Message, ...]:
+def round_notes(rules: RuleSet, setup: Deal, players: int) -> tuple[Message, ...]:
     """The rules that matter while this round is played, each as one reminder."""
     spec = round_spec_for(rules, setup.round_number)
     notes: list[Message] = []
@@ -47,7 +47,7 @@ def round_notes(rules: RuleSet, setup: TableSetup, players: int) -> tuple[Messag
     return tuple(worded(rules, note) for note in (*notes, *setup.warnings))
 
 
-def _buys(rules: RuleSet, setup: TableSetup) -> list[Message]:
+def _buys(rules: RuleSet, setup: Deal) -> list[Message]:
     """Buy rules the buy counter does not show: none this round, a cap per game, once down."""
     if setup.buy_cap == 0 or rules.buys.cap_per_game == 0:
         return [msg(N_("No buying this round."))]

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .card_melds import meld_lines
-from .card_scoring import scoring_lines
 from .messages import N_, Message, msg, nmsg
 from .presets import preset_of
+from .rules_card_melds import meld_lines
+from .rules_card_scoring import scoring_lines
 from .ruleset import (
     DealPasses,
     DeckRule,

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from ..capability_links import new_token
+from .. import house_rules
 from ..extensions import db
-from ..games import house_rules
+from ..link_tokens import new_token
 from ..models import CardTable, HouseRules, RetiredTableLink
 from ..rules.errors import RuleError
 from ..rules.messages import N_, Message, msg

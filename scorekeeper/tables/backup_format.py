@@ -16,12 +16,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from ..games.history import ChangeKind
+from ..models import LARGEST_INTEGER
 from ..rules.messages import N_, msg
 
 FORMAT = "scorekeeper-table-backup"
 VERSION = 1
 Token = Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
-Count = Field(ge=0, le=2**31 - 1)  # fits the database's integer columns
+Count = Field(ge=0, le=LARGEST_INTEGER)  # fits the database's integer columns
 Uid = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
 # Times every database keeps and gives back: PostgreSQL stores years Python cannot read.
 EARLIEST, LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(3000, 1, 1, tzinfo=UTC)

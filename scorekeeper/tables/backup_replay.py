@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from ..games.actions import buy_refused, check_table
+from ..games.actions import buy_refused, check_deal
 from ..games.history import round_label
 from ..games.state import game_state
 from ..rules.errors import RuleError
@@ -86,7 +86,7 @@ def replay(game: Replayed, parsed: dict[str, RuleSet]) -> None:
         seats=seats,
     )
     with _refusing(game):
-        check_table(rules, len(game.names), facts.first_dealer, facts.decks)
+        check_deal(rules, len(game.names), facts.first_dealer, facts.decks)
         state = game_state(built, rules)
     for index, played in enumerate(facts.rounds):
         with _refusing(game, played.number, len(rules.rounds)):

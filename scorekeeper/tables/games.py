@@ -9,12 +9,11 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..capability_links import LARGEST_ID
 from ..extensions import db
 from ..games import actions
 from ..games.facts import read_games, read_table_games
 from ..games.state import game_state
-from ..models import Buy, CardTable, Game, Round, RoundResult, Seat, TablePlayer
+from ..models import LARGEST_INTEGER, Buy, CardTable, Game, Round, RoundResult, Seat, TablePlayer
 from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from . import people
@@ -43,7 +42,7 @@ def games_page(table: CardTable, before: int | None = None) -> GamesPage:
     """A page of the table's games, newest first, in a fixed number of queries."""
     query = select(Game.id).where(Game.table_id == table.id).order_by(Game.id.desc())
     # An id past the column's range would overflow the database: every game is before it.
-    if before is not None and before <= LARGEST_ID:
+    if before is not None and before <= LARGEST_INTEGER:
         query = query.where(Game.id < before)
     found = list(db.session.scalars(query.limit(PAGE_SIZE + 1)))
     older = found[PAGE_SIZE - 1] if len(found) > PAGE_SIZE else None

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from ..capability_links import new_token
 from ..collation import by_name
 from ..database import lock_writes
 from ..extensions import db
+from ..link_tokens import new_token
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg

@@ -81,11 +81,6 @@ function answered(change, xhr) {
   } else {
     unsaved.delete(change.key); // saved, or refused where it was made
     if (xhr.status < 300) say(words().saved, change.label);
-    // The undo form follows this phone's own change, so "Undo" does not call it another's.
-    const version = Number(xhr.getResponseHeader("Game-Version"));
-    for (const input of document.querySelectorAll("form[data-follows-version] [name=version]")) {
-      if (version > Number(input.value)) input.value = version;
-    }
   }
   drawUnsaved();
 }

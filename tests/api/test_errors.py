@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.tables import people
 

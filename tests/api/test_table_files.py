@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.rules.presets import MAY_I
 from tests.tables.backups import stored_facts
 from tests.tables.test_restore_round_trip import fresh

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.models import CardTable, Game
 from scorekeeper.rules.presets import MAY_I
 from tests.databases import close, make_app

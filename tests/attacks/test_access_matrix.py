@@ -20,12 +20,13 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from werkzeug.test import TestResponse
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import actions, house_rules, seat_links
+from scorekeeper.games import actions, seat_links
 from scorekeeper.models import CardTable, Game, SeatHand, SeatLink, TablePlayer
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from scorekeeper.tables import links
+from scorekeeper.tables import table_links
 from tests.api.conftest import api_routes, bearer, rule_url
 from tests.figures import FIGURES
 from tests.tables.backups import backup_of, encoded, stored_facts, upload
@@ -111,7 +112,7 @@ def world(app: Flask, client: FlaskClient) -> World:
         table = db.session.get(CardTable, table_id)
         assert table is not None
         old_edit, old_view = table.edit_token, table.view_token
-        edit, view = links.rotate(table, "edit"), links.rotate(table, "view")
+        edit, view = table_links.rotate(table, "edit"), table_links.rotate(table, "view")
         other_edit = db.session.get(CardTable, other_id).edit_token  # type: ignore[union-attr]
         game = actions.create_game(MAY_I, ["Dan", "Eve"], 0).edit_token
         sets = tuple(

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import actions, house_rules
+from scorekeeper.games import actions
 from scorekeeper.models import Game, TablePlayer
 from scorekeeper.pages.ruleset_form import flatten
 from scorekeeper.rules.presets import MAY_I

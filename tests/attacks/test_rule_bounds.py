@@ -16,8 +16,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import actions, house_rules
+from scorekeeper.games import actions
 from scorekeeper.models import Game, HouseRules
 from scorekeeper.pages.ruleset_form import encode
 from scorekeeper.rules.bounds import MAX_DECK_RULES, MAX_ROUNDS

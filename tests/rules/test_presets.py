@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from scorekeeper.rules.deal import contract_message
 from scorekeeper.rules.messages import VERBATIM
 from scorekeeper.rules.presets import (
     CONTRACT_RUMMY_PROPER,
@@ -18,7 +19,6 @@ from scorekeeper.rules.presets import (
 )
 from scorekeeper.rules.rules_card import summary
 from scorekeeper.rules.sheet_words import buy_call, set_name
-from scorekeeper.rules.table import contract_message
 from scorekeeper.rules.validation import validate_ruleset
 
 

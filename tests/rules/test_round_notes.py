@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
+from scorekeeper.rules.deal import deal_for
 from scorekeeper.rules.presets import CONTRACT_RUMMY, LIVERPOOL, MAY_I, NO_JOKERS
 from scorekeeper.rules.round_notes import exact_cut, round_notes
 from scorekeeper.rules.ruleset import BuyRules, MeldRules, RuleSet, ScoringRules
-from scorekeeper.rules.table import table_setup
 
 FIVE_A_GAME = MAY_I.with_changes(buys=BuyRules(cap_per_round=None, cap_per_game=5))
 NOT_ONCE_DOWN = MAY_I.with_changes(buys=BuyRules(no_buy_after_contract_down=True))
@@ -21,7 +21,7 @@ WILD_TWOS = MAY_I.with_changes(
 
 def notes(rules: RuleSet, round_number: int, players: int = 4) -> list[str]:
     """The reminders of one round, in English."""
-    setup = table_setup(rules, players, round_number, 0)
+    setup = deal_for(rules, players, round_number, 0)
     return [note.render() for note in round_notes(rules, setup, players)]
 
 

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.card_scoring import value_lines
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.playing_cards import RANK_CODES, Rank
 from scorekeeper.rules.presets import (
@@ -22,6 +21,7 @@ from scorekeeper.rules.presets import (
     UNLIMITED_BUYS,
 )
 from scorekeeper.rules.rules_card import card_text, rules_card, summary
+from scorekeeper.rules.rules_card_scoring import value_lines
 from scorekeeper.rules.ruleset import (
     AceRule,
     BuyRules,

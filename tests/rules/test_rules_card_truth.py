@@ -15,6 +15,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules.deal import contract_message
 from scorekeeper.rules.playing_cards import RANKS_BY_CODE, Rank
 from scorekeeper.rules.presets import MAY_I, PRESETS
 from scorekeeper.rules.rules_card import rules_card
@@ -29,7 +30,6 @@ from scorekeeper.rules.ruleset import (
     RuleSet,
     TiebreakPolicy,
 )
-from scorekeeper.rules.table import contract_message
 from scorekeeper.rules.validation import validate_ruleset
 from tests.rules.test_rules_card import BUY_SETTINGS, MELD_SETTINGS, SCORING
 

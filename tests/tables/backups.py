@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from werkzeug.test import TestResponse
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.models import (
     Buy,
     CardTable,

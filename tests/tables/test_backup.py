@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.models import HouseRules
 from scorekeeper.rules.presets import MAY_I, PRESETS
 from tests.tables.backups import (

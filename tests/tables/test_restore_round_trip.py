@@ -20,8 +20,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.models import CardTable, Game, RetiredLink, RetiredTableLink, TablePlayer
 from scorekeeper.rules.presets import MAY_I, PRESETS
 from tests.conftest import Table

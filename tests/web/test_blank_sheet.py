@@ -8,7 +8,7 @@ from dataclasses import replace
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.games import house_rules
+from scorekeeper import house_rules
 from scorekeeper.pages.ruleset_form import encode
 from scorekeeper.rules.presets import PRESETS
 from scorekeeper.rules.ruleset import BuyRules

@@ -164,6 +164,20 @@ def test_a_change_answers_every_other_region_out_of_band_and_no_refetch(
     assert f"v={version}&amp;on=round" in body  # the next poll answers 204
 
 
+def test_the_undo_form_follows_this_phones_change_and_not_a_poll(table: Table) -> None:
+    table.start(PLAYERS)
+    page = table.client.get(table.url).get_data(as_text=True)
+    assert re.search(r'<form id="undo"[^>]*>', page)
+    answer = table.client.post(f"{table.url}/buys", data={"seat": 1}, headers=HX)
+    undo = re.search(
+        r'<form hx-swap-oob="true" id="undo".*?</form>', answer.get_data(as_text=True), re.S
+    )
+    assert undo and 'name="version" value="2"' in undo[0]
+    assert answer.headers["Game-Version"] == "2"
+    poll = table.client.get(f"{table.url}/version?v=1&on=round", headers=HX)
+    assert 'id="undo"' not in poll.get_data(as_text=True)  # another phone's change: not followed
+
+
 def test_a_buy_without_htmx_redirects_to_the_round(table: Table) -> None:
     table.start(PLAYERS)
     response = table.buy("Ben")

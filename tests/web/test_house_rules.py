@@ -14,8 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.models import Game, HouseRules
 from scorekeeper.pages.ruleset_form import encode, flatten
 from scorekeeper.rules.presets import CONTRACT_RUMMY, MAY_I

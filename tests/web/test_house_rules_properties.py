@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper import house_rules
 from scorekeeper.extensions import db
-from scorekeeper.games import house_rules
 from scorekeeper.models import HouseRules
 from scorekeeper.pages.ruleset_form import read_form
 from scorekeeper.rules.presets import PRESETS

@@ -13,12 +13,12 @@ from flask import Flask
 
 from scorekeeper.i18n import translate
 from scorekeeper.pages.rendering import field_errors
+from scorekeeper.rules.deal import deal_for
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.messages import N_, msg
 from scorekeeper.rules.presets import CONTRACT_RUMMY, MAY_I
 from scorekeeper.rules.round_notes import round_notes
 from scorekeeper.rules.sheet_words import SHEET
-from scorekeeper.rules.table import table_setup
 from tests.conftest import Table
 from tests.web.test_languages import text
 from tools.glossary import section
@@ -75,7 +75,7 @@ def test_a_refusal_on_a_contract_rummy_screen_says_the_sheets_words(app: Flask) 
 
 def test_a_sentence_says_its_parts_in_its_own_wording(app: Flask) -> None:
     # "Lay down exactly the contract: 2 books of 3" names its contract in the sheet's words too.
-    notes = round_notes(CONTRACT_RUMMY, table_setup(CONTRACT_RUMMY, 4, 1, 0), 4)
+    notes = round_notes(CONTRACT_RUMMY, deal_for(CONTRACT_RUMMY, 4, 1, 0), 4)
     with app.test_request_context(headers={"Accept-Language": "de"}):
         said = " ".join(translate(note) for note in notes)
     assert "2 Sätze zu 3" in said and not may_i_words_in(said), said

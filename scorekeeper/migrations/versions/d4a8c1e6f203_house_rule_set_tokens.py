@@ -17,7 +17,7 @@ down_revision = 'c7e2a41d9b30'
 branch_labels = None
 depends_on = None
 
-TOKEN_BYTES = 24  # as capability_links.new_token: a migration keeps its own copy of what it needs
+TOKEN_BYTES = 24  # as link_tokens.new_token: a migration keeps its own copy of what it needs
 
 
 def upgrade():

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .deal import contract_message
 from .messages import N_, Message, msg, nmsg
 from .playing_cards import Rank
 from .ruleset import AceRule, Contract, RuleSet, TiebreakPolicy
-from .table import contract_message
 
 ACES = {
     AceRule.LOW: N_("The ace is low only: %(low)s, never %(high)s."),

@@ -1,4 +1,4 @@
-"""Setting the table for a round: decks, deal, dealer, leader, cutter (docs/RULES.md 2-3, 6, 8)."""
+"""A round's deal: decks, cards dealt, dealer, leader, cutter (docs/RULES.md 2-3, 6, 8)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ _PLAIN = Contract()  # the default meld lengths, which a contract's name leaves 
 
 
 @dataclass(frozen=True)
-class TableSetup:
-    """What the table needs before the deal; rounds past total_rounds are tiebreaker rounds."""
+class Deal:
+    """A round's deal, what the players need before the cards go round (`deal`: the cards each
+    player is dealt); rounds past total_rounds are tiebreaker rounds."""
 
     round_number: int
     total_rounds: int
@@ -54,36 +55,36 @@ def round_buy_cap(rules: RuleSet, round_number: int) -> int | None:
     return spec.buy_cap if spec.buy_cap is not None else rules.buys.cap_per_round
 
 
-def table_setup(
+def deal_for(
     rules: RuleSet,
     players: int,
     round_number: int,
     first_dealer: int,
     decks: int | None = None,
     previous_winners: Sequence[int | None] = (),
-) -> TableSetup:
-    """Set up a round: the deal passes clockwise (or to the last winner), dealer's left leads."""
+) -> Deal:
+    """A round's deal: the deal passes clockwise (or to the last winner), dealer's left leads."""
     _check_players(rules, players, rules.min_players)
     if not 1 <= round_number <= len(rules.rounds):
         message = msg(N_("There is no round %(number)s in this game."), number=round_number)
         raise RuleError(message, field="round_number")
     _check_seat(first_dealer, players, "first_dealer")
     dealer = _dealer(rules, players, round_number, first_dealer, previous_winners)
-    setup = _setup(rules, round_number, players, dealer, _deck_rule(rules, players, decks))
+    deal = _deal(rules, round_number, players, dealer, _deck_rule(rules, players, decks))
     if players >= rules.recommended_min_players:
-        return setup
+        return deal
     warning = nmsg(
         "The out-of-turn call rarely triggers with %(count)s player.",
         "The out-of-turn call rarely triggers with %(count)s players.",
         players,
     )
-    return replace(setup, warnings=(warning,))
+    return replace(deal, warnings=(warning,))
 
 
-def tiebreaker_setup(
+def tiebreaker_deal(
     rules: RuleSet, players: int, first_dealer: int, *, playoff: int = 1, decks: int | None = None
-) -> TableSetup:
-    """Set up the tiebreaker round (2 runs, deal 10) among the tied players (docs/RULES.md 6)."""
+) -> Deal:
+    """The tiebreaker round's deal (2 runs, deal 10) among the tied players (docs/RULES.md 6)."""
     # Seats here are the tied players' places in their own seat order, 0 to players - 1.
     _check_players(rules, players, TIEBREAK_MIN_PLAYERS)
     if playoff < 1:
@@ -92,7 +93,7 @@ def tiebreaker_setup(
     # Another playoff follows only one the stock ended in a tie, so nobody went out: pass left.
     dealer = (first_dealer + playoff - 1) % players
     deck_rule = _deck_rule(rules, players, decks, smaller_table_ok=True)
-    return _setup(rules, len(rules.rounds) + playoff, players, dealer, deck_rule)
+    return _deal(rules, len(rules.rounds) + playoff, players, dealer, deck_rule)
 
 
 def seats_around(dealer: int, players: int, *, cuts: bool) -> tuple[int, int | None]:
@@ -139,14 +140,14 @@ def contract_message(contract: Contract, *, lengths: bool = False) -> Message:
     return msg(N_("%(books)s + %(runs)s"), books=parts[0], runs=parts[1])
 
 
-def _setup(
+def _deal(
     rules: RuleSet, round_number: int, players: int, dealer: int, deck_rule: DeckRule
-) -> TableSetup:
-    """Assemble the setup; the Liverpool cut is made by the player to the dealer's right."""
+) -> Deal:
+    """Assemble the deal; the Liverpool cut is made by the player to the dealer's right."""
     spec = round_spec_for(rules, round_number)
     leader, cutter = seats_around(dealer, players, cuts=rules.scoring.cut_bonus > 0)
     jokers = rules.jokers_in_play(deck_rule, players)
-    return TableSetup(
+    return Deal(
         round_number=round_number,
         total_rounds=len(rules.rounds),
         contract=spec.contract,

@@ -1,6 +1,6 @@
 """A table's links in the HTML front door: open the link in each table URL, remember it, share it.
 
-What a table's links share with a game's is in capability_links (LinkDoor).
+What a table's links share with a game's is in link_doors (LinkDoor).
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from flask import Blueprint, g
 from werkzeug.wrappers import Response
 
-from ..capability_links import Access
-from ..tables.links import open_table, rotate
-from .capability_links import LinkDoor, role_named
+from ..link_tokens import Access
+from ..tables.table_links import open_table, rotate
+from .link_doors import LinkDoor, role_named
 from .rendering import respond
 
 TABLE = "/t/<int:table_id>/<token>"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from .deal import contract_message
 from .messages import N_, Message, msg, nmsg
 from .playing_cards import Rank
 from .ruleset import RuleSet, TiebreakPolicy
-from .table import contract_message
 
 PIPS = tuple(Rank(n) for n in range(2, 11))
 COURT = {"K": N_("King: %(points)s."), "Q": N_("Queen: %(points)s."), "J": N_("Jack: %(points)s.")}

@@ -7,6 +7,13 @@ from typing import Any
 
 import pytest
 
+from scorekeeper.rules.deal import (
+    deal_for,
+    describe_contract,
+    round_buy_cap,
+    round_spec_for,
+    tiebreaker_deal,
+)
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.presets import (
     CONTRACT_RUMMY,
@@ -18,13 +25,6 @@ from scorekeeper.rules.presets import (
     UNLIMITED_BUYS,
 )
 from scorekeeper.rules.ruleset import Contract, DealPasses, ReshufflePolicy, RoundSpec, RuleSet
-from scorekeeper.rules.table import (
-    describe_contract,
-    round_buy_cap,
-    round_spec_for,
-    table_setup,
-    tiebreaker_setup,
-)
 
 WINNER_DEALS = replace(MAY_I, deal_passes=DealPasses.WINNER)
 
@@ -51,13 +51,13 @@ WINNER_DEALS = replace(MAY_I, deal_passes=DealPasses.WINNER)
 def test_decks_and_jokers_follow_the_table_size(
     rules: RuleSet, players: int, decks: int | None, expected: tuple[int, int, int]
 ) -> None:
-    setup = table_setup(rules, players, 1, first_dealer=0, decks=decks)
+    setup = deal_for(rules, players, 1, first_dealer=0, decks=decks)
     assert (setup.decks, setup.jokers, setup.total_cards) == expected
 
 
 def test_jokers_are_left_out_when_the_rule_set_says_they_are_not_wild() -> None:
     rules = replace(MAY_I, melds=replace(MAY_I.melds, jokers_wild=False))
-    assert table_setup(rules, 4, 1, first_dealer=0).jokers == 0
+    assert deal_for(rules, 4, 1, first_dealer=0).jokers == 0
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,7 @@ def test_jokers_are_left_out_when_the_rule_set_says_they_are_not_wild() -> None:
 def test_each_standard_round_has_its_contract_and_deal(
     round_number: int, deal: int, final_discard: bool, contract: Contract
 ) -> None:
-    setup = table_setup(MAY_I, 4, round_number, first_dealer=0)
+    setup = deal_for(MAY_I, 4, round_number, first_dealer=0)
     assert (setup.contract, setup.deal, setup.final_discard) == (contract, deal, final_discard)
     assert (setup.round_number, setup.total_rounds) == (round_number, 7)
     assert not setup.is_tiebreaker
@@ -83,7 +83,7 @@ def test_each_standard_round_has_its_contract_and_deal(
 
 @pytest.mark.parametrize(("rules", "total"), [(MAY_I, 7), (NINE_ROUND_MARATHON, 9)])
 def test_total_rounds_is_the_length_of_the_round_list(rules: RuleSet, total: int) -> None:
-    assert table_setup(rules, 4, 1, first_dealer=0).total_rounds == total
+    assert deal_for(rules, 4, 1, first_dealer=0).total_rounds == total
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_total_rounds_is_the_length_of_the_round_list(rules: RuleSet, total: int
 def test_deal_passes_left_each_round_and_the_dealers_left_plays_first(
     players: int, first_dealer: int, round_number: int, dealer: int, first_player: int
 ) -> None:
-    setup = table_setup(MAY_I, players, round_number, first_dealer)
+    setup = deal_for(MAY_I, players, round_number, first_dealer)
     assert (setup.dealer, setup.first_player) == (dealer, first_player)
 
 
@@ -123,12 +123,12 @@ def test_deal_passes_left_each_round_and_the_dealers_left_plays_first(
 def test_deal_passes_to_the_last_winner_or_left_after_a_stock_ending(
     players: int, round_number: int, first_dealer: int, winners: tuple[int | None, ...], dealer: int
 ) -> None:
-    setup = table_setup(WINNER_DEALS, players, round_number, first_dealer, previous_winners=winners)
+    setup = deal_for(WINNER_DEALS, players, round_number, first_dealer, previous_winners=winners)
     assert (setup.dealer, setup.first_player) == (dealer, (dealer + 1) % players)
 
 
 def test_winners_are_ignored_when_the_deal_passes_left() -> None:
-    assert table_setup(MAY_I, 4, 3, 0, previous_winners=(3, 3)).dealer == 2
+    assert deal_for(MAY_I, 4, 3, 0, previous_winners=(3, 3)).dealer == 2
 
 
 @pytest.mark.parametrize(
@@ -139,7 +139,7 @@ def test_the_winner_deals_needs_every_earlier_winner_at_the_table(
     winners: tuple[int, ...], field: str
 ) -> None:
     with pytest.raises(RuleError) as error:
-        table_setup(WINNER_DEALS, 4, 3, 0, previous_winners=winners)
+        deal_for(WINNER_DEALS, 4, 3, 0, previous_winners=winners)
     assert error.value.field == field
 
 
@@ -149,13 +149,13 @@ def test_the_winner_deals_needs_every_earlier_winner_at_the_table(
 def test_liverpool_cut_is_made_by_the_player_to_the_dealers_right(
     players: int, dealer: int, cutter: int
 ) -> None:
-    setup = table_setup(LIVERPOOL, players, 1, first_dealer=dealer)
+    setup = deal_for(LIVERPOOL, players, 1, first_dealer=dealer)
     assert (setup.dealer, setup.cutter) == (dealer, cutter)
 
 
 @pytest.mark.parametrize("rules", [MAY_I, CONTRACT_RUMMY, SHANGHAI])
 def test_nobody_cuts_without_a_cut_bonus(rules: RuleSet) -> None:
-    assert table_setup(rules, 4, 1, first_dealer=0).cutter is None
+    assert deal_for(rules, 4, 1, first_dealer=0).cutter is None
 
 
 @pytest.mark.parametrize(
@@ -165,13 +165,13 @@ def test_nobody_cuts_without_a_cut_bonus(rules: RuleSet) -> None:
 def test_setup_carries_the_rounds_buy_cap(
     rules: RuleSet, round_number: int, cap: int | None
 ) -> None:
-    assert table_setup(rules, 4, round_number, first_dealer=0).buy_cap == cap
+    assert deal_for(rules, 4, round_number, first_dealer=0).buy_cap == cap
 
 
 def test_a_round_with_its_own_buy_cap_overrides_the_rule_set() -> None:
     rounds = (MAY_I.rounds[0], replace(MAY_I.rounds[1], buy_cap=0), *MAY_I.rounds[2:])
     rules = replace(MAY_I, rounds=rounds)
-    assert [table_setup(rules, 4, n, 0).buy_cap for n in (1, 2, 3)] == [3, 0, 3]
+    assert [deal_for(rules, 4, n, 0).buy_cap for n in (1, 2, 3)] == [3, 0, 3]
 
 
 @pytest.mark.parametrize(
@@ -179,17 +179,17 @@ def test_a_round_with_its_own_buy_cap_overrides_the_rule_set() -> None:
     [(MAY_I, ReshufflePolicy.ONCE), (CONTRACT_RUMMY, ReshufflePolicy.ALWAYS)],
 )
 def test_setup_carries_the_reshuffle_policy(rules: RuleSet, policy: ReshufflePolicy) -> None:
-    assert table_setup(rules, 4, 1, first_dealer=0).reshuffle is policy
+    assert deal_for(rules, 4, 1, first_dealer=0).reshuffle is policy
 
 
 def test_two_players_are_warned_that_the_call_rarely_triggers() -> None:
-    (warning,) = table_setup(MAY_I, 2, 1, first_dealer=0).warnings
+    (warning,) = deal_for(MAY_I, 2, 1, first_dealer=0).warnings
     assert warning.render() == "The out-of-turn call rarely triggers with 2 players."
 
 
 @pytest.mark.parametrize("players", [3, 4, 8])
 def test_three_or_more_players_get_no_warning(players: int) -> None:
-    assert table_setup(MAY_I, players, 1, first_dealer=0).warnings == ()
+    assert deal_for(MAY_I, players, 1, first_dealer=0).warnings == ()
 
 
 @pytest.mark.parametrize(
@@ -213,19 +213,19 @@ def test_impossible_tables_are_refused_naming_the_field(
 ) -> None:
     arguments: dict[str, Any] = {"players": 4, "round_number": 1, "first_dealer": 0, **kwargs}
     with pytest.raises(RuleError) as error:
-        table_setup(rules, **arguments)
+        deal_for(rules, **arguments)
     assert error.value.field == field
 
 
 def test_nine_players_are_refused_with_the_allowed_range() -> None:
     with pytest.raises(RuleError, match="May I\\? is played by 2 to 8 players, not 9"):
-        table_setup(MAY_I, 9, 1, first_dealer=0)
+        deal_for(MAY_I, 9, 1, first_dealer=0)
 
 
 def test_a_table_size_without_a_deck_rule_is_refused() -> None:
     rules = replace(MAY_I, decks=MAY_I.decks[:1])
     with pytest.raises(RuleError, match="no decks for 7 players") as error:
-        table_setup(rules, 7, 1, first_dealer=0)
+        deal_for(rules, 7, 1, first_dealer=0)
     assert error.value.field == "decks"
 
 
@@ -236,7 +236,7 @@ def test_a_table_size_without_a_deck_rule_is_refused() -> None:
 def test_tiebreaker_is_two_runs_of_ten_cards_with_the_tied_players_decks(
     rules: RuleSet, players: int, expected: tuple[int, int]
 ) -> None:
-    setup = tiebreaker_setup(rules, players, first_dealer=0)
+    setup = tiebreaker_deal(rules, players, first_dealer=0)
     assert (setup.contract, setup.deal, setup.final_discard) == (Contract(runs=2), 10, True)
     assert (setup.decks, setup.jokers) == expected
     assert setup.is_tiebreaker
@@ -245,7 +245,7 @@ def test_tiebreaker_is_two_runs_of_ten_cards_with_the_tied_players_decks(
 
 @pytest.mark.parametrize(("playoff", "dealer"), [(1, 1), (2, 2), (3, 0), (4, 1)])
 def test_each_further_tiebreaker_passes_the_deal_left(playoff: int, dealer: int) -> None:
-    setup = tiebreaker_setup(MAY_I, 3, first_dealer=1, playoff=playoff)
+    setup = tiebreaker_deal(MAY_I, 3, first_dealer=1, playoff=playoff)
     assert (setup.round_number, setup.dealer, setup.first_player) == (
         7 + playoff,
         dealer,
@@ -256,7 +256,7 @@ def test_each_further_tiebreaker_passes_the_deal_left(playoff: int, dealer: int)
 def test_tiebreaker_uses_the_rule_sets_own_tiebreaker_round() -> None:
     special = RoundSpec(Contract(books=1, runs=1), deal=8, buy_cap=1)
     rules = replace(MAY_I, scoring=replace(MAY_I.scoring, tiebreaker_round=special))
-    setup = tiebreaker_setup(rules, 2, first_dealer=0)
+    setup = tiebreaker_deal(rules, 2, first_dealer=0)
     assert (setup.contract, setup.deal, setup.buy_cap) == (special.contract, 8, 1)
 
 
@@ -275,7 +275,7 @@ def test_impossible_tiebreakers_are_refused_naming_the_field(
 ) -> None:
     arguments: dict[str, Any] = {"first_dealer": 0, **kwargs}
     with pytest.raises(RuleError) as error:
-        tiebreaker_setup(CONTRACT_RUMMY, players, **arguments)
+        tiebreaker_deal(CONTRACT_RUMMY, players, **arguments)
     assert error.value.field == field
 
 

@@ -1,6 +1,6 @@
 """A game's links in the HTML front door: open the link in each game URL, remember it, share it.
 
-What a game's links share with a table's is in capability_links (LinkDoor).
+What a game's links share with a table's is in link_doors (LinkDoor).
 """
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from __future__ import annotations
 from flask import Blueprint, abort
 from werkzeug.wrappers import Response
 
-from ..capability_links import Access, role_of
 from ..games import actions
-from ..games.links import GameAccess, check_link
+from ..games.game_links import GameAccess, check_link
 from ..games.opening import open_for_change, open_for_read
 from ..games.state import recent_games
+from ..link_tokens import Access, role_of
 from ..rules.game_state import GameState
-from .capability_links import LinkDoor, role_named
+from .link_doors import LinkDoor, role_named
 from .rendering import respond
 
 REMEMBERED_GAMES = 20

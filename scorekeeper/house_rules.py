@@ -15,20 +15,19 @@ from typing import Any
 from flask import abort
 from sqlalchemy import select
 
-from ..capability_links import new_token
-from ..database import lock_rule_set, lock_writes
-from ..extensions import db
-from ..models import HouseRules, utcnow
-from ..rules.bounds import NAME_LENGTH, TEXT
-from ..rules.errors import RuleError
-from ..rules.messages import N_, msg
-from ..rules.presets import HOUSE_KEY, PRESETS
-from ..rules.ruleset import RuleSet
-from ..rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
-from ..rules.validation import check_ruleset
+from .database import lock_rule_set, lock_writes
+from .extensions import db
+from .link_tokens import new_token
+from .models import LARGEST_INTEGER, HouseRules, utcnow
+from .rules.bounds import NAME_LENGTH, TEXT
+from .rules.errors import RuleError
+from .rules.messages import N_, msg
+from .rules.presets import HOUSE_KEY, PRESETS
+from .rules.ruleset import RuleSet
+from .rules.ruleset_json import ruleset_from_dict, ruleset_to_dict
+from .rules.validation import check_ruleset
 
 KEY_PREFIX = "house-"  # a saved set's key: "house-7" never clashes with a preset's
-MAX_ID = 2**31 - 1  # the id column's range: a larger id is no saved set, on any database
 
 
 def key_of(saved: HouseRules) -> str:
@@ -50,7 +49,7 @@ def opens(saved: HouseRules, token: str) -> bool:
 
 def among(tokens: Mapping[int, str]) -> list[HouseRules]:
     """The saved sets these tokens open, by name: one query by id, never a scan."""
-    ids = [i for i in tokens if 0 < i <= MAX_ID]
+    ids = [i for i in tokens if 0 < i <= LARGEST_INTEGER]
     if not ids:
         return []
     query = select(HouseRules).where(HouseRules.id.in_(ids))
@@ -63,9 +62,9 @@ def get(ruleset_id: int, token: str | None, *, change: bool = False) -> HouseRul
 
     For a change the set is locked before it is read, so concurrent saves wait their turn.
     """
-    if change and 0 < ruleset_id <= MAX_ID:
+    if change and 0 < ruleset_id <= LARGEST_INTEGER:
         lock_rule_set(ruleset_id)
-    saved = db.session.get(HouseRules, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
+    saved = db.session.get(HouseRules, ruleset_id) if 0 < ruleset_id <= LARGEST_INTEGER else None
     if saved is None or token is None or not opens(saved, token):
         abort(404)
     return saved

@@ -2,7 +2,7 @@
 
 Both front doors open a game here: check the link, and for a change take the game's lock
 first, so a second phone's change waits and then sees the first one's. What a game's links
-share with a table's (tokens, refusals, rotation) is in capability_links.
+share with a table's (tokens, refusals, rotation) is in link_tokens.
 """
 
 from __future__ import annotations
@@ -11,18 +11,17 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from ..capability_links import (
-    LARGEST_ID,
+from ..database import lock_game, lock_game_row
+from ..extensions import db
+from ..link_tokens import (
     Access,
     LinkKind,
     LinkRefused,
     Role,
     checked,
 )
-from ..capability_links import rotate as rotate_link
-from ..database import lock_game, lock_game_row
-from ..extensions import db
-from ..models import Game, RetiredLink
+from ..link_tokens import rotate as rotate_link
+from ..models import LARGEST_INTEGER, Game, RetiredLink
 from ..rules.messages import N_, msg
 
 NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
@@ -56,7 +55,7 @@ def check_link(game_id: int, token: str | None, *, change: bool) -> GameAccess:
     if token is None:
         raise LinkRefused(401, msg(NO_LINK))
     row = None
-    if game_id <= LARGEST_ID:
+    if game_id <= LARGEST_INTEGER:
         if change:
             row = lock_game_row(game_id)
         else:

@@ -1,13 +1,13 @@
-"""A table's capability links: its edit and view link, as a game's (capability_links)."""
+"""A table's capability links: its edit and view link, as a game's (link_tokens)."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
-from ..capability_links import Access, LinkKind, LinkRefused, Role, open_link, role_of
-from ..capability_links import rotate as rotate_link
 from ..database import lock_table
 from ..extensions import db
+from ..link_tokens import Access, LinkKind, LinkRefused, Role, open_link, role_of
+from ..link_tokens import rotate as rotate_link
 from ..models import CardTable, RetiredTableLink
 from ..rules.messages import N_, msg
 

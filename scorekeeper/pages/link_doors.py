@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
-from ..capability_links import ROLES, Access, LinkRefused, Role
+from ..link_tokens import ROLES, Access, LinkRefused, Role
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 

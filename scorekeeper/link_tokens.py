@@ -14,11 +14,10 @@ from typing import Literal, Protocol, TypeVar
 from sqlalchemy import select
 
 from .extensions import db
-from .models import RetiredLink, RetiredTableLink
+from .models import LARGEST_INTEGER, RetiredLink, RetiredTableLink
 from .rules.messages import N_, Message, msg
 
 TOKEN_BYTES = 24  # 192 bits from the OS's CSPRNG; a link is as strong as a password
-LARGEST_ID = 2**31 - 1  # the id column's range: a larger id names no game or table
 Role = Literal["edit", "view"]
 ROLES: tuple[Role, ...] = ("edit", "view")
 
@@ -79,10 +78,10 @@ def open_link(
     kind: LinkKind, owner_id: int, token: str, *, change: bool, load: Callable[[int], Holder | None]
 ) -> tuple[Holder, Access]:
     """What a link opens, loaded by `load`; a change locks it before anything reads it."""
-    if change and owner_id <= LARGEST_ID:
+    if change and owner_id <= LARGEST_INTEGER:
         # Locked whatever the link turns out to be: a later change then sees this one's.
         kind.lock(owner_id)
-    holder = load(owner_id) if owner_id <= LARGEST_ID else None
+    holder = load(owner_id) if owner_id <= LARGEST_INTEGER else None
     return checked(kind, owner_id, holder, token, change=change)
 
 

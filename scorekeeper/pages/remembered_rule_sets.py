@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..games import house_rules
+from .. import house_rules
 from ..models import HouseRules
 from ..rules.ruleset import RuleSet
-from .capability_links import remember_link, remembered_links
+from .link_doors import remember_link, remembered_links
 
 REMEMBERED_SETS = 20  # the session is a cookie: a browser keeps its newest sets only
 
