@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import request
@@ -35,11 +36,14 @@ from ..i18n import translate
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.bounds import MAX_PLAYERS
 from ..rules.errors import RuleError
+from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
 from ..rules.playing_cards import RANKS_BY_CODE
 from ..rules.presets import PRESETS
-from ..rules.round_end import MAX_POINTS
+from ..rules.round_end import MAX_POINTS, setup_for
+from ..rules.sheet_words import worded
+from ..rules.tally import points_from_counts
 from .posted import TOKEN
 from .remembered_rule_sets import saved_here
 
@@ -205,3 +209,21 @@ def round_form(
     if cutter is None:
         delattr(RoundForm, "cut_bonus_seat")
     return RoundForm
+
+
+def hand_tallies(
+    state: GameState, number: int, hands: Mapping[int, HandForm]
+) -> dict[int, int | None]:
+    """The running sum of each hand's tapped cards, from the rules engine (None where refused,
+    the reason at the hand's cards), for the end-of-round form and a seat's pad alike."""
+    setup = setup_for(state, number)
+    sums: dict[int, int | None] = {}
+    for seat, hand in hands.items():
+        try:
+            sums[seat] = points_from_counts(
+                hand.cards.data or {}, state.rules, setup.decks, setup.jokers
+            )
+        except RuleError as error:
+            hand.cards.errors = [translate(worded(state.rules, error.message))]
+            sums[seat] = None
+    return sums

@@ -21,11 +21,10 @@ from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledgement
 from ..rules.messages import Message
 from ..rules.quick_entry import MAX_TEXT, read_round
-from ..rules.round_end import Hand, hand_refusals, setup_for
+from ..rules.round_end import Hand, hand_refusals
 from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
-from ..rules.tally import points_from_counts
-from .forms import STOCK, round_form
+from .forms import STOCK, hand_tallies, round_form
 from .game_door import GAME, current_access, protect, require_edit
 from .pending_hands import entries_of, fill_round_form
 from .rendering import go_to, respond, wants_fragment
@@ -121,7 +120,7 @@ def _page(
         number=number,
         form=form,
         seats=_seats(state, number),
-        tallies=_tallies(state, number, form),
+        tallies=hand_tallies(state, number, form.hands),
         notes=notes or {},
         said=said,
         said_limit=MAX_TEXT,
@@ -130,21 +129,6 @@ def _page(
         acknowledgement=acknowledgement(warnings),
         from_phones=from_phones or [],
     )
-
-
-def _tallies(state: GameState, number: int, form: FlaskForm) -> dict[int, int | None]:
-    """The running sum of each hand's tapped cards, from the rules engine."""
-    setup = setup_for(state, number)
-    sums: dict[int, int | None] = {}
-    for seat, hand in form.hands.items():
-        try:
-            sums[seat] = points_from_counts(
-                hand.cards.data or {}, state.rules, setup.decks, setup.jokers
-            )
-        except RuleError as error:
-            hand.cards.errors = [translate(worded(state.rules, error.message))]
-            sums[seat] = None
-    return sums
 
 
 @bp.get("/current")

@@ -15,14 +15,9 @@ from wtforms.widgets import CheckboxInput, HiddenInput
 
 from ..games.pending_hands import PendingHand
 from ..games.seat_hands import Entry
-from ..i18n import translate
 from ..models import LARGEST_INTEGER as LARGEST
-from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from ..rules.round_end import setup_for
-from ..rules.sheet_words import worded
-from ..rules.tally import points_from_counts
-from .forms import HAND, HandForm
+from .forms import HAND, HandForm, hand_tallies
 from .posted import TOKEN
 
 
@@ -104,15 +99,8 @@ def hand_context(state: GameState, seat: int, form: FlaskForm) -> dict[str, Any]
     """What rounds/_hand.html needs to draw the seat's pad: the running sum of its cards."""
     number = form.number.data
     tallies: dict[int, int | None] = {seat: None}
-    cards = form.hands[seat].cards
     if isinstance(number, int) and state.seats_of(number) is not None:
-        setup = setup_for(state, number)
-        try:
-            tallies[seat] = points_from_counts(
-                cards.data or {}, state.rules, setup.decks, setup.jokers
-            )
-        except RuleError as error:
-            cards.errors = [translate(worded(state.rules, error.message))]
+        tallies = hand_tallies(state, number, form.hands)
     current = state.current
     cutter = current is not None and current.cutter == seat and state.rules.scoring.cut_bonus > 0
     context = {"hand_form": form, "tallies": tallies, "warned": {}, "notes": {}}
