@@ -49,7 +49,7 @@ def _at(game_id: int, version: int) -> GameState:
 
 def reread(game_id: int) -> GameState:
     """The game's state as it stands now, its facts read again: after a change written through
-    the ORM (a new game, a round's end, an undo) committed, or after a refusal rolled back."""
+    the ORM (a new game, an undo) committed, or after a refusal rolled back."""
     state = game_state(load_game(game_id))
     keep_state(state)
     return state
