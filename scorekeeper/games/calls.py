@@ -70,13 +70,23 @@ def open_calls(state: GameState) -> list[Call]:
     return [_open(made) for made in _waiting(state)]
 
 
-def latest_call(game_id: int, round_number: int | None, seat: int) -> Call | None:
-    """This seat's newest call of the round, open or acted on."""
-    if round_number is None:
+def seat_call(state: GameState, seat: int) -> Call | None:
+    """This seat's newest call of the round being played, open or acted on.
+
+    An open one is among the facts (a seat has one open at most, and it is its newest: a seat
+    calls again only once its call is closed), so it costs no query. A closed one is read, in
+    one indexed query: its outcome is no fact of the game, since a dismissal writes no buy and
+    a buy does not say whether its seat called (the Buy button buys without a call).
+    """
+    current = state.current
+    if current is None:
         return None
+    waiting = [made for made in _waiting(state) if made.seat == seat]
+    if waiting:
+        return _open(waiting[0])
     query = select(SeatCall).where(
-        SeatCall.game_id == game_id,
-        SeatCall.round_number == round_number,
+        SeatCall.game_id == state.facts.id,
+        SeatCall.round_number == current.number,
         SeatCall.seat == seat,
     )
     row = db.session.scalars(query.order_by(SeatCall.id.desc()).limit(1)).first()

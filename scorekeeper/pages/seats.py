@@ -208,9 +208,8 @@ def open_calls_of(state: GameState) -> list[Call]:
 
 @bp.app_template_global()
 def seat_call_of(state: GameState, seat: int) -> Call | None:
-    """A seat's newest call this round, for its own page."""
-    current = state.current
-    return calls.latest_call(state.facts.id, None if current is None else current.number, seat)
+    """A seat's newest call this round, for its own page (an open one from the facts)."""
+    return calls.seat_call(state, seat)
 
 
 @bp.app_template_global()

@@ -228,3 +228,24 @@ def _seats(live_game: LiveGame) -> list[tuple[int]]:
         rows = db.session.execute(select(SeatCall.seat)).tuples().all()
         db.session.remove()
         return list(rows)
+
+
+def calls_read(sent: list[tuple[str, object]]) -> int:
+    """How many statements sent read the seats' calls."""
+    return len([statement for statement, _ in sent if "FROM seat_call" in statement])
+
+
+def test_a_seats_open_call_comes_from_the_facts_and_a_closed_one_in_one_query(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)
+    call(table, app, 1)
+    seat_page(table, app, 1)  # the seat's page keeps the state at this version
+    with statements(app) as sent:
+        shown = seat_page(table, app, 1)
+    assert "You called “May I?”: the scorekeeper decides." in shown and calls_read(sent) == 0
+    table.client.post(f"{table.url}/calls/dismiss", headers=HX)
+    with statements(app) as sent:
+        shown = seat_page(table, app, 1)
+    # A dismissal leaves no fact of the game: how the call closed is only in its row.
+    assert "The scorekeeper dismissed the call." in shown and calls_read(sent) == 1
