@@ -1,9 +1,9 @@
-""" "May I?" called from a seat's phone: a stored request until the scorekeeper records or
-dismisses it; nothing is bought without the scorekeeper (docs/RULES.md 11).
+""" "May I?" called from a seat's phone: a stored request until the scorekeeper grants it (adds
+its buy) or dismisses it; nothing is bought without the scorekeeper (docs/RULES.md 11).
 
 A call bumps the game's version without a history entry (it is no fact of the game's play),
-so every phone's poll sees it at once; recording one is the Buy button's own change
-(actions.record_buy), which closes the round's open calls in the same transaction. The open
+so every phone's poll sees it at once; granting one is the Buy button's own change
+(actions.add_buy), which closes the round's open calls in the same transaction. The open
 calls are among the game's facts (GameFacts.calls, read by games/facts.py), so a kept state
 holds them; each write here answers the new state (`dataclasses.replace` of its facts, nothing
 read again), kept for its version as games/writes.py keeps a buy's.
@@ -120,7 +120,7 @@ def rule(state: GameState, discarder: int, turn_player_draws: bool) -> BuyRuling
     return rule_on_call(state, discarder, callers, turn_player_draws)
 
 
-def record(
+def grant(
     state: GameState,
     seat: int,
     action_id: str | None,
@@ -128,20 +128,21 @@ def record(
     *,
     called: bool = True,
 ) -> GameState:
-    """Record the buy of a seat that called, as the Buy button does, and close the round's
-    open calls with it: the winner's recorded, the others' passed over. One transaction.
+    """Grant a seat that called its buy: add it, as the Buy button does, and close the round's
+    open calls with it, the winner's as recorded (its stored outcome), the others' passed
+    over. One transaction.
 
     With `called=False` (the API's scorekeeper) the seat need not have called: the buy is the
     scorekeeper's to give, and the open calls close all the same."""
     if history.already_done(state.facts, action_id):
-        return state  # a second tap of the same button: recorded once, calls closed then
+        return state  # a second tap of the same button: added once, calls closed then
     waiting = _waiting(state)
     if called and not any(made.seat == seat for made in waiting):
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(NOT_CALLED, name=name), field="seat")
-    _close(waiting, seat)  # written by record_buy's own commit, or not at all
+    _close(waiting, seat)  # written by add_buy's own commit, or not at all
     left = _without(state.facts, waiting)
-    return actions.record_buy(state, seat, action_id, base_version, calls=left)
+    return actions.add_buy(state, seat, action_id, base_version, calls=left)
 
 
 def dismiss(state: GameState) -> GameState:

@@ -25,7 +25,7 @@ from .refusals import Conflict
 from .state import game_state
 
 
-class Recorded(NamedTuple):
+class Saved(NamedTuple):
     """A saved round's end: the game's state after it (None for a repeated action id), and
     the warnings the table saw."""
 
@@ -42,7 +42,7 @@ class Unconfirmed(RuleError):
         self.warnings = warnings
 
 
-def record_result(
+def save_result(
     state: GameState,
     number: int,
     went_out: int | None,
@@ -51,8 +51,8 @@ def record_result(
     action_id: str | None = None,
     base_version: int | None = None,
     confirmed: bool | str = True,
-) -> Recorded:
-    """Record or correct how a round ended; answers the new state and its warnings (a zero,
+) -> Saved:
+    """Save or correct how a round ended; answers the new state and its warnings (a zero,
     a high hand).
 
     `confirmed` True saves whatever the warnings; False or a form's token saves only when
@@ -60,7 +60,7 @@ def record_result(
     Every refusal comes before anything is read from storage beyond `state`.
     """
     if history.already_done(state.facts, action_id):
-        return Recorded(None, ())
+        return Saved(None, ())
     if base_version is not None and history.changes_since(state.facts, base_version, number):
         message = msg(
             N_(
@@ -101,7 +101,7 @@ def record_result(
         raise
     db.session.commit()
     changed(after)
-    return Recorded(after, warnings)
+    return Saved(after, warnings)
 
 
 def _round_of(state: GameState, row: Round) -> RoundFacts:

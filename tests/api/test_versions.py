@@ -68,11 +68,11 @@ def test_a_buy_on_the_current_version_or_on_none_goes_through(api: Api) -> None:
     assert buys_of(api.state()) == [0, 3, 0, 0]
 
 
-def test_the_arbiter_does_not_record_a_buy_on_a_stale_version(api: Api) -> None:
+def test_the_arbiter_adds_no_buy_on_a_stale_version(api: Api) -> None:
     seen = api.start()["version"]
     api.buy("Carla")
     api.call("post", f"{api.url}/buys/remove", {"seat": 2})
-    call = {"discarder": 0, "callers": [2], "record": True, "version": seen}
+    call = {"discarder": 0, "callers": [2], "add_buy": True, "version": seen}
     problem = conflict(api, api.call("post", f"{api.url}/arbiter", call), "seat")
     assert problem["detail"].startswith("Meanwhile Carla's buys changed")
     assert buys_of(api.state()) == [0, 0, 0, 0]
@@ -139,7 +139,7 @@ def stale_changes(api: Api, seen: int) -> dict[str, tuple[str, str, dict[str, An
     return {
         "buy": ("post", "/buys", {"seat": 1, "version": seen}),
         "take back": ("post", "/buys/remove", {"seat": 1, "version": seen}),
-        "arbiter": ("post", "/arbiter", {"discarder": 0, "callers": [1], "record": True}
+        "arbiter": ("post", "/arbiter", {"discarder": 0, "callers": [1], "add_buy": True}
                     | {"version": seen}),
         "round": ("put", "/rounds/1", {"went_out": 0, "hands": {"1": {"points": 5},
                   "2": {"points": 5}, "3": {"points": 5}}, "version": seen}),
