@@ -213,7 +213,7 @@ class SeatLink(db.Model):
 
 class SeatCall(db.Model):
     """A "May I?" called from a seat's phone: a request, not a buy, until the scorekeeper
-    records it or dismisses it (docs/RULES.md 11). Stored, so every server process sees it."""
+    grants it or dismisses it (docs/RULES.md 11). Stored, so every server process sees it."""
 
     __table_args__ = (Index("ix_seat_call_game_round", "game_id", "round_number"),)
 
@@ -223,7 +223,7 @@ class SeatCall(db.Model):
     seat: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    outcome: Mapped[str | None] = mapped_column(String(16))  # recorded, passed or dismissed
+    outcome: Mapped[str | None] = mapped_column(String(16))  # recorded (granted), passed, dismissed
 
 
 class SeatHand(db.Model):

@@ -63,7 +63,7 @@ class Ruling(Answer):
 
     @classmethod
     def of(cls, ruling: BuyRuling, game: Game | None) -> Ruling:
-        """The arbiter's ruling in the request's language, and the game if a buy was recorded."""
+        """The arbiter's ruling in the request's language, and the game if a buy was added."""
         return cls(
             winner=ruling.winner,
             is_buy=ruling.is_buy,

@@ -6,7 +6,7 @@ from flask import Blueprint, Response, request
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..games.opening import reread
+from ..games.opening import as_it_stands
 from ..games.refusals import Conflict
 from ..rules.messages import N_, Message, msg
 from .game_answers import Game
@@ -29,10 +29,14 @@ def answer_race(error: IntegrityError) -> Response:
 
 
 def _conflict(message: Message, errors: Errors | None = None) -> Response:
-    """A 409 problem; on a game's URL it carries the game under "game" so the client can redo."""
+    """A 409 problem; on a game's URL it carries the game under "game" so the client can redo.
+
+    The game is read once, by its version: a refused change wrote nothing, so the state its
+    request opened with the lock (kept for that version) is the game now, unless another
+    change came in since the rollback let go of the lock."""
     db.session.rollback()  # nothing of the refused change may show in the game sent back
     game_id = (request.view_args or {}).get("game_id")
-    game = None if game_id is None else Game.of(reread(game_id))
+    game = None if game_id is None else Game.of(as_it_stands(game_id))
     return answer_problem(Problem(409, message, errors, game=game))
 
 

@@ -135,7 +135,7 @@ Version = Annotated[
 ]
 ActionId = Annotated[
     text(ACTION_ID_LENGTH) | None,
-    Field(description="A one-time token: the same change sent twice with it is recorded once."),
+    Field(description="A one-time token: the same change sent twice with it is made once."),
 ]
 Name = text(NAME_LENGTH)
 Cards = Annotated[

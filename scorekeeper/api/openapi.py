@@ -69,6 +69,7 @@ class Operation:
     body: Any = None
     errors: tuple[int, ...] = ()
     parameters: tuple[Parameter, ...] = ()
+    deprecated: bool = False  # an old URL kept for clients written against it
 
 
 def documented(
@@ -76,11 +77,13 @@ def documented(
     body: Any = None,
     errors: tuple[int, ...] = (),
     parameters: tuple[Parameter, ...] = (),
+    deprecated: bool = False,
 ) -> Any:
     """Declare the models a view reads and answers; the document is made from them."""
 
     def declare(view: View) -> View:
-        view.operation = Operation(answers, body, errors, parameters)  # type: ignore[attr-defined]
+        declared = Operation(answers, body, errors, parameters, deprecated)
+        view.operation = declared  # type: ignore[attr-defined]
         return view
 
     return declare
@@ -128,7 +131,7 @@ def _document(app: Flask) -> Schema:
                     "scheme": "bearer",
                     "description": (
                         "A game's or a table's edit link token (reading and changing) or "
-                        "view link token (reading, and the arbiter without recording). A "
+                        "view link token (reading, and the arbiter without adding a buy). A "
                         "replaced link answers 410. A saved rule set's token (answered when "
                         "it is saved) reads, changes and deletes that set."
                     ),
@@ -158,6 +161,8 @@ def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema
         "summary": (view.__doc__ or "").strip().splitlines()[0],
         "responses": responses,
     }
+    if declared.deprecated:
+        op["deprecated"] = True
     if rule.arguments or declared.parameters:
         op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)] + [
             {"name": q.name, "in": q.location, "schema": q.schema, "description": q.description}

@@ -115,12 +115,20 @@ class DownMark(SeatChange):
 
 
 class Call(Action):
-    """Callers for a discard; with record, the buy is recorded when it is one."""
+    """Callers for a discard; with add_buy, the buy is added when it is one."""
 
     discarder: Seat
     callers: list[Seat]
     turn_player_draws: StrictBool = False
-    record: StrictBool = False
+    add_buy: StrictBool = Field(
+        False, description="Add the buy when the ruling is one (the edit link only)."
+    )
+    # The field's old name, still read: "record" means a table's figures now (issue 19).
+    record: StrictBool = Field(
+        False,
+        description="Deprecated alias of `add_buy`; either true adds the buy.",
+        json_schema_extra={"deprecated": True},
+    )
     bought_above: Seat | None = Field(
         None,
         description=(
@@ -128,6 +136,11 @@ class Call(Action):
             "Only within that chain may nobody buy twice in a row; a new discard has none."
         ),
     )
+
+    @property
+    def adds_buy(self) -> bool:
+        """Whether the buy is to be added: `add_buy`, or its deprecated alias `record`."""
+        return self.add_buy or self.record
 
 
 class RunOutReport(Action):
@@ -137,7 +150,7 @@ class RunOutReport(Action):
         None,
         description=(
             "How often this client saw the stock run out this round: two clients reporting "
-            "one run-out record it once (this, not `version`, settles that)."
+            "one run-out count it once (this, not `version`, settles that)."
         ),
     )
 

@@ -70,7 +70,7 @@ def require_json() -> None:
 
 
 def changed(state: GameState, before: GameState) -> int:
-    """201 when the action recorded something, 200 when a repeated action_id recorded nothing."""
+    """201 when the action changed something, 200 when a repeated action_id changed nothing."""
     return 201 if state.facts.version != before.facts.version else 200
 
 
@@ -124,10 +124,10 @@ def games_show(game_id: int) -> tuple[Response, int]:
 @bp.post(f"{GAME}/buys")
 @documented({201: Game, 200: Game}, SeatChange)
 def buys_create(game_id: int) -> tuple[Response, int]:
-    """Record a "May I?" buy (200 when the action_id was already recorded)."""
+    """Add a "May I?" buy (200 when the action_id was already used)."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     buy = read(SeatChange, players=state.players)
-    after = actions.record_buy(state, buy.seat, buy.action_id, buy.version)
+    after = actions.add_buy(state, buy.seat, buy.action_id, buy.version)
     return answer(Game.of(after), changed(after, state))
 
 
@@ -153,25 +153,27 @@ def down_create(game_id: int) -> tuple[Response, int]:
 @bp.post(f"{GAME}/arbiter")
 @documented({200: Ruling, 201: Ruling}, Call)
 def arbiter_rule(game_id: int) -> tuple[Response, int]:
-    """Say who gets a discard and why; with "record", record the buy when it is one."""
-    record = read_json().get("record") is True  # only the edit link may record the buy
-    access = game_access(game_id, change=record)
-    state = open_for_change(game_id, access) if record else open_for_read(game_id, access)
+    """Say who gets a discard and why; with "add_buy", add the buy when it is one."""
+    body = read_json()
+    # Only the edit link may add the buy; "record" is the field's deprecated old name.
+    adding = body.get("add_buy") is True or body.get("record") is True
+    access = game_access(game_id, change=adding)
+    state = open_for_change(game_id, access) if adding else open_for_read(game_id, access)
     call = read(Call, players=state.players)
     ruling = rule_on_call(
         state, call.discarder, call.callers, call.turn_player_draws, call.bought_above
     )
-    winner = ruling.winner if call.record and ruling.is_buy else None
+    winner = ruling.winner if call.adds_buy and ruling.is_buy else None
     if winner is None:
         return answer(Ruling.of(ruling, None), 200)
-    after = actions.record_buy(state, winner, call.action_id, call.version, call.bought_above)
+    after = actions.add_buy(state, winner, call.action_id, call.version, call.bought_above)
     return answer(Ruling.of(ruling, Game.of(after)), 201)
 
 
 @bp.post(f"{GAME}/run-outs")
 @documented({201: RunOut, 200: RunOut}, RunOutReport)
 def run_outs_create(game_id: int) -> tuple[Response, int]:
-    """Record that the stock ran out, and say what the table does now."""
+    """Say that the stock ran out, and what the table does now."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     report = read(RunOutReport)  # its version is taken but `seen` settles two taps for one
     outcome, after = actions.add_run_out(state, report.seen, report.action_id)
@@ -187,7 +189,7 @@ def run_outs_create(game_id: int) -> tuple[Response, int]:
 @bp.put(f"{GAME}/rounds/<int(max={MAX_NUMBER}):number>")
 @documented({200: GameWithWarnings}, RoundResult)
 def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
-    """Record or correct how a round ended: who went out (null: the stock) and every hand.
+    """Save or correct how a round ended: who went out (null: the stock) and every hand.
 
     Its warnings come in `warnings`; with `confirm_warnings` false a round that has any is
     not saved but answered with 422, each warning under its hand.
@@ -197,14 +199,14 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     hands = hands_by_seat(result, state, number)
     cut, action_id, version = result.cut_bonus_seat, result.action_id, result.version
     try:
-        recorded = round_end.record_result(
+        saved = round_end.save_result(
             state, number, result.went_out, hands, cut, action_id, version, result.confirm_warnings
         )
     except round_end.Unconfirmed as unconfirmed:
         raise Problem(422, errors=warnings_at_hands(unconfirmed.warnings)) from unconfirmed
-    said = [translate_text(warning.message) for warning in recorded.warnings]
+    said = [translate_text(warning.message) for warning in saved.warnings]
     # A repeated action id changed nothing: the game as it stands is `state`, read with the lock.
-    after = recorded.state or state
+    after = saved.state or state
     return answer(GameWithWarnings(**Game.fields_of(after), warnings=said))
 
 

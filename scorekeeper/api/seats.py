@@ -39,8 +39,8 @@ class SeatView(Answer):
 
 
 class SeatCall(Answer):
-    """A "May I?" called from a seat's phone: open until the scorekeeper records or dismisses
-    it; then recorded (this seat got the buy), passed (another did) or dismissed."""
+    """A "May I?" called from a seat's phone: open until the scorekeeper grants or dismisses
+    it; then `recorded` (this seat was granted the buy), `passed` (another was) or `dismissed`."""
 
     id: Count
     seat: Count
@@ -158,12 +158,18 @@ def calls_index(game_id: int) -> tuple[Response, int]:
 
 
 @documented({201: Game, 200: Game}, SeatChange)
-def calls_record(game_id: int) -> tuple[Response, int]:
-    """Record a seat's buy (as /buys does) and close the round's open calls with it."""
+def calls_grant(game_id: int) -> tuple[Response, int]:
+    """Grant a seat its buy (added as /buys adds it) and close the round's open calls with it."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     buy = read(SeatChange, players=state.players)
-    after = calls.record(state, buy.seat, buy.action_id, buy.version, called=False)
+    after = calls.grant(state, buy.seat, buy.action_id, buy.version, called=False)
     return answer(Game.of(after), 201 if after.facts.version != state.facts.version else 200)
+
+
+@documented({201: Game, 200: Game}, SeatChange, deprecated=True)
+def calls_record(game_id: int) -> tuple[Response, int]:
+    """Deprecated: the old URL of …/calls/grant, which it answers exactly."""
+    return calls_grant(game_id)
 
 
 @documented({200: list[SeatCall]}, Action)
@@ -179,6 +185,7 @@ def register(bp: Blueprint, game: str) -> None:
     bp.add_url_rule(f"{game}/seat", view_func=seat_show, methods=["GET"])
     bp.add_url_rule(f"{game}/seat/calls", view_func=seat_calls_create, methods=["POST"])
     bp.add_url_rule(f"{game}/calls", view_func=calls_index, methods=["GET"])
+    bp.add_url_rule(f"{game}/calls/grant", view_func=calls_grant, methods=["POST"])
     bp.add_url_rule(f"{game}/calls/record", view_func=calls_record, methods=["POST"])
     bp.add_url_rule(f"{game}/calls/dismiss", view_func=calls_dismiss, methods=["POST"])
     bp.add_url_rule(

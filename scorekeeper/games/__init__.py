@@ -1,1 +1,1 @@
-"""The games service: open a game for a change, run one action, record history, derive state."""
+"""The games service: open a game for a change, run one action, write its history, derive state."""

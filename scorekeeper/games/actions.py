@@ -92,7 +92,7 @@ def check_deal(rules: RuleSet, players: int, first_dealer: int | None, decks: in
     deal_for(rules, players, 1, first_dealer or 0, decks)
 
 
-def record_buy(
+def add_buy(
     state: GameState,
     seat: int,
     action_id: str | None = None,
@@ -100,11 +100,11 @@ def record_buy(
     bought_above: int | None = None,
     calls: tuple[CallFacts, ...] | None = None,
 ) -> GameState:
-    """Record a "May I?" buy, unless the rules refuse it (caps; twice in one chain).
+    """Add a "May I?" buy, unless the rules refuse it (caps; twice in one chain).
 
     `state` is the game's at the version read with its lock (games/writes.py); every change
-    here answers the state it makes, which is `state` itself when nothing was recorded.
-    `calls`: the open calls left once the caller closed the round's (games/calls.record).
+    here answers the state it makes, which is `state` itself when nothing was added.
+    `calls`: the open calls left once the caller closed the round's (games/calls.grant).
     """
     if history.already_done(state.facts, action_id):
         return state
@@ -176,13 +176,13 @@ def mark_down(state: GameState, seat: int, down: bool, action_id: str | None = N
 def add_run_out(
     state: GameState, seen: int | None = None, action_id: str | None = None
 ) -> tuple[RunOut, GameState]:
-    """Record that the stock ran out; two phones tapping for one event record it once."""
+    """Note that the stock ran out; two phones tapping for one event count it once."""
     current = _playing(state)
     if seen is not None and seen > current.run_outs:
         raise RuleError(msg(N_("The stock has not run out that often yet.")), field="seen")
     already = seen is not None and seen < current.run_outs
     if (already or history.already_done(state.facts, action_id)) and current.run_outs:
-        # Another phone (or a double tap) recorded this run-out: answer what it was.
+        # Another phone (or a double tap) noted this run-out: answer what it was.
         return stock_ran_out(state.rules, current.run_outs - 1), state
     outcome = stock_ran_out(state.rules, current.run_outs)
     row = writes.set_round(writes.round_to_change(state), run_outs=outcome.number)

@@ -1,9 +1,9 @@
-""" "May I?" called from a seat's phone: a stored request until the scorekeeper records or
-dismisses it; nothing is bought without the scorekeeper (docs/RULES.md 11).
+""" "May I?" called from a seat's phone: a stored request until the scorekeeper grants it (adds
+its buy) or dismisses it; nothing is bought without the scorekeeper (docs/RULES.md 11).
 
 A call bumps the game's version without a history entry (it is no fact of the game's play),
-so every phone's poll sees it at once; recording one is the Buy button's own change
-(actions.record_buy), which closes the round's open calls in the same transaction. The open
+so every phone's poll sees it at once; granting one is the Buy button's own change
+(actions.add_buy), which closes the round's open calls in the same transaction. The open
 calls are among the game's facts (GameFacts.calls, read by games/facts.py), so a kept state
 holds them; each write here answers the new state (`dataclasses.replace` of its facts, nothing
 read again), kept for its version as games/writes.py keeps a buy's.
@@ -70,13 +70,23 @@ def open_calls(state: GameState) -> list[Call]:
     return [_open(made) for made in _waiting(state)]
 
 
-def latest_call(game_id: int, round_number: int | None, seat: int) -> Call | None:
-    """This seat's newest call of the round, open or acted on."""
-    if round_number is None:
+def seat_call(state: GameState, seat: int) -> Call | None:
+    """This seat's newest call of the round being played, open or acted on.
+
+    An open one is among the facts (a seat has one open at most, and it is its newest: a seat
+    calls again only once its call is closed), so it costs no query. A closed one is read, in
+    one indexed query: its outcome is no fact of the game, since a dismissal writes no buy and
+    a buy does not say whether its seat called (the Buy button buys without a call).
+    """
+    current = state.current
+    if current is None:
         return None
+    waiting = [made for made in _waiting(state) if made.seat == seat]
+    if waiting:
+        return _open(waiting[0])
     query = select(SeatCall).where(
-        SeatCall.game_id == game_id,
-        SeatCall.round_number == round_number,
+        SeatCall.game_id == state.facts.id,
+        SeatCall.round_number == current.number,
         SeatCall.seat == seat,
     )
     row = db.session.scalars(query.order_by(SeatCall.id.desc()).limit(1)).first()
@@ -110,7 +120,7 @@ def rule(state: GameState, discarder: int, turn_player_draws: bool) -> BuyRuling
     return rule_on_call(state, discarder, callers, turn_player_draws)
 
 
-def record(
+def grant(
     state: GameState,
     seat: int,
     action_id: str | None,
@@ -118,20 +128,21 @@ def record(
     *,
     called: bool = True,
 ) -> GameState:
-    """Record the buy of a seat that called, as the Buy button does, and close the round's
-    open calls with it: the winner's recorded, the others' passed over. One transaction.
+    """Grant a seat that called its buy: add it, as the Buy button does, and close the round's
+    open calls with it, the winner's as recorded (its stored outcome), the others' passed
+    over. One transaction.
 
     With `called=False` (the API's scorekeeper) the seat need not have called: the buy is the
     scorekeeper's to give, and the open calls close all the same."""
     if history.already_done(state.facts, action_id):
-        return state  # a second tap of the same button: recorded once, calls closed then
+        return state  # a second tap of the same button: added once, calls closed then
     waiting = _waiting(state)
     if called and not any(made.seat == seat for made in waiting):
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(NOT_CALLED, name=name), field="seat")
-    _close(waiting, seat)  # written by record_buy's own commit, or not at all
+    _close(waiting, seat)  # written by add_buy's own commit, or not at all
     left = _without(state.facts, waiting)
-    return actions.record_buy(state, seat, action_id, base_version, calls=left)
+    return actions.add_buy(state, seat, action_id, base_version, calls=left)
 
 
 def dismiss(state: GameState) -> GameState:

@@ -1,4 +1,4 @@
-"""The change history: every action recorded with what it replaced, so it can be undone."""
+"""The change history: every action written with what it replaced, so it can be undone."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def write(
 
 
 def already_done(game: Game | GameFacts, action_id: str | None) -> bool:
-    """Whether this one-time form token was already used: a double tap records once."""
+    """Whether this one-time form token was already used: a double tap counts once."""
     if not action_id:
         return False
     query = select(Change.id).where(Change.game_id == game.id, Change.action_id == action_id)
@@ -208,7 +208,7 @@ def round_label(number: int | None, regular_rounds: int) -> Message:
 
 
 def _describe_result(change: Change, names: tuple[str, ...], label: Message) -> Message:
-    """A recorded or corrected round end: who went out, or each score that changed."""
+    """A saved or corrected round end: who went out, or each score that changed."""
     after = change.after or {"results": []}
     if change.before is None:
         out = next((r["seat"] for r in after["results"] if r["went_out"]), None)

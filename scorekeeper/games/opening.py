@@ -8,9 +8,12 @@ version read with the lock. Only here are states kept (kept.keep_state, the one 
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from ..database import lock_game_row
+from ..extensions import db
 from ..kept import keep_state, state_at
-from ..models import LARGEST_INTEGER
+from ..models import LARGEST_INTEGER, Game
 from ..rules.game_state import GameState
 from .game_links import GameAccess
 from .state import game_state, load_game
@@ -47,9 +50,17 @@ def _at(game_id: int, version: int) -> GameState:
     return state
 
 
+def as_it_stands(game_id: int) -> GameState:
+    """The game's state now, after a refused change rolled back: its version read (one query),
+    then the state kept for it (the refused request's own, read with the lock, unless another
+    change came since), else the facts read and derived."""
+    version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    return reread(game_id) if version is None else _at(game_id, version)
+
+
 def reread(game_id: int) -> GameState:
     """The game's state as it stands now, its facts read again: after a change written through
-    the ORM (a new game, a round's end, an undo) committed, or after a refusal rolled back."""
+    the ORM (a new game, an undo) committed, or after a refusal rolled back."""
     state = game_state(load_game(game_id))
     keep_state(state)
     return state

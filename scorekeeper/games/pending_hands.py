@@ -81,10 +81,16 @@ def send_back(game_id: int, round_number: int, seat: int, note: str | None) -> N
     _bump(game_id)
 
 
-def settle(game_id: int, round_number: int, end: Mapping[str, Any]) -> list[int]:
+def settle(
+    game_id: int,
+    round_number: int,
+    entered: Mapping[int, PendingHand],
+    end: Mapping[str, Any],
+) -> list[int]:
     """Clear the round's entries as it is saved; the seats whose saved hand is exactly what
-    their phone sent (the rest the scorekeeper entered or changed). The caller commits."""
-    entered = of_round(game_id, round_number)
+    their phone sent (the rest the scorekeeper entered or changed). `entered`: the round's
+    entries in the facts read with the game's lock (an entry moves the version on, so they are
+    all of them). The caller commits."""
     if not entered:
         return []
     db.session.execute(

@@ -1,24 +1,31 @@
 """Saving a round's end, or a correction: its rules checked (rules/round_end), then written
-with its history entry in one transaction."""
+with its history entry in one transaction, and the game's state derived once from the facts
+that makes in memory (`dataclasses.replace` of the ones read with the lock, as games/writes.py
+does for the round being played): nothing is read back."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from dataclasses import replace
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from ..extensions import db
+from ..models import Round
 from ..rules.errors import RuleError
+from ..rules.game_facts import GameFacts, ResultFacts, RoundFacts
 from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledged
 from ..rules.messages import N_, msg
 from ..rules.round_end import Hand, checked_end, end_warnings
 from . import game_links, history, pending_hands
-from .actions import check_consistent, round_row
+from .actions import round_row
 from .opening import changed
 from .refusals import Conflict
+from .state import game_state
 
 
-class Recorded(NamedTuple):
+class Saved(NamedTuple):
     """A saved round's end: the game's state after it (None for a repeated action id), and
     the warnings the table saw."""
 
@@ -35,7 +42,7 @@ class Unconfirmed(RuleError):
         self.warnings = warnings
 
 
-def record_result(
+def save_result(
     state: GameState,
     number: int,
     went_out: int | None,
@@ -44,8 +51,8 @@ def record_result(
     action_id: str | None = None,
     base_version: int | None = None,
     confirmed: bool | str = True,
-) -> Recorded:
-    """Record or correct how a round ended; answers the new state and its warnings (a zero,
+) -> Saved:
+    """Save or correct how a round ended; answers the new state and its warnings (a zero,
     a high hand).
 
     `confirmed` True saves whatever the warnings; False or a form's token saves only when
@@ -53,7 +60,7 @@ def record_result(
     Every refusal comes before anything is read from storage beyond `state`.
     """
     if history.already_done(state.facts, action_id):
-        return Recorded(None, ())
+        return Saved(None, ())
     if base_version is not None and history.changes_since(state.facts, base_version, number):
         message = msg(
             N_(
@@ -74,7 +81,7 @@ def record_result(
     history.restore(row, end.facts)
     saved = history.snapshot(row)
     # Who entered each hand: the phones' entries saved unchanged are named in the history.
-    phones = pending_hands.settle(game.id, number, end.facts)
+    phones = pending_hands.settle(game.id, number, state.facts.entered_in(number), end.facts)
     history.add(
         game,
         "result",
@@ -83,9 +90,51 @@ def record_result(
         before=before,
         after=saved if not phones else {**(saved or {}), "from_phones": phones},
     )
-    # The new facts read back once, before the commit: the rules check the whole game again
-    # (a correction can change later rounds), and the state they make is the answer.
-    after = check_consistent(game)
+    db.session.flush()  # the new round's id; a refusal of the database comes before the rules'
+    facts = _saved_facts(state, _round_of(state, row), end.facts, game.version, game.updated_at)
+    # The rules check the whole game again (a correction can change later rounds), from the
+    # facts in memory: the state they make is the answer, and a refusal writes nothing.
+    try:
+        after = game_state(facts, state.rules)
+    except RuleError:
+        db.session.rollback()
+        raise
     db.session.commit()
     changed(after)
-    return Recorded(after, warnings)
+    return Saved(after, warnings)
+
+
+def _round_of(state: GameState, row: Round) -> RoundFacts:
+    """The saved round's facts before its end: as read, or its new row's (its first fact)."""
+    known = state.facts.round(row.number)
+    if known is not None:
+        return known
+    tied = None if row.tiebreak_seats is None else tuple(row.tiebreak_seats)
+    return RoundFacts(id=row.id, number=row.number, dealer=row.dealer, tiebreak_seats=tied)
+
+
+def _saved_facts(
+    state: GameState,
+    played: RoundFacts,
+    end: Mapping[str, Any],
+    version: int,
+    updated_at: datetime,
+) -> GameFacts:
+    """The game's facts once the round's end is written: its hands in order of seat (as
+    games/facts.py reads them), the version history.add moved on, the round's entries from the
+    phones cleared (pending_hands.settle). The open calls stay as they were: saving closes none."""
+    hands = sorted((ResultFacts(**hand) for hand in end["results"]), key=lambda hand: hand.seat)
+    ended = replace(
+        played,
+        ended_by_stock=end["ended_by_stock"],
+        cut_bonus_seat=end["cut_bonus_seat"],
+        results=tuple(hands),
+    )
+    game = state.facts
+    return replace(
+        game,
+        version=version,
+        updated_at=updated_at,
+        rounds=game.with_round(ended),
+        entered=tuple(hand for hand in game.entered if hand.round_number != played.number),
+    )

@@ -77,7 +77,7 @@ def commit(
 ) -> GameState:
     """Write the history entry and the version bump, derive the state they make, commit, and
     keep that state. Derived before the commit: a surprise there writes nothing. `calls`: the
-    open calls left, when the change closed some in its transaction (games/calls.record)."""
+    open calls left, when the change closed some in its transaction (games/calls.grant)."""
     game = state.facts
     version, now = history.write(game.id, game.version, kind, action_id, record.number, **facts)
     changed = replace(game, version=version, updated_at=now, rounds=game.with_round(record))

@@ -42,10 +42,10 @@ def index(game_id: int) -> Response:
 
 @bp.post("/buys")
 def create(game_id: int) -> Response:
-    """Record a "May I?" buy for a player, or say why it is refused."""
+    """Add a "May I?" buy for a player, or say why it is refused."""
     state, seat = open_for_change(game_id, current_access()), posted_seat()
     try:
-        changed = actions.record_buy(state, seat, tap_id("buy", seat), posted_version())
+        changed = actions.add_buy(state, seat, tap_id("buy", seat), posted_version())
     except RuleError as error:
         return _refused(state, seat, error)
     return _changed(changed)
@@ -115,8 +115,8 @@ def rule(game_id: int) -> Response:
 
 
 @arbiter_bp.post("/arbiter/buys")
-def record_buy(game_id: int) -> Response:
-    """Record the buy the arbiter gave, and close its ruling."""
+def add_buy(game_id: int) -> Response:
+    """Add the buy the arbiter gave, and close its ruling."""
     state, seat = open_for_change(game_id, current_access()), posted_seat()
     try:
         action_id, version, above = (
@@ -124,11 +124,11 @@ def record_buy(game_id: int) -> Response:
             posted_version(),
             posted_bought_above(),
         )
-        changed = actions.record_buy(state, seat, action_id, version, above)
+        changed = actions.add_buy(state, seat, action_id, version, above)
     except RuleError as error:
         errors = {"discarder": field_errors(error, state.rules).popitem()[1]}
         return respond(
             PAGE, "games/_arbiter.html", status_of(error), state=state, arbiter_errors=errors
         )
     location = url_for("games.show", game_id=game_id)
-    return after_change(location, "games/_arbiter.html", changed, recorded=seat)
+    return after_change(location, "games/_arbiter.html", changed, added=seat)

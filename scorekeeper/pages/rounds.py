@@ -12,7 +12,7 @@ from wtforms import Field
 
 from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import Conflict
-from ..games.round_end import Unconfirmed, record_result
+from ..games.round_end import Unconfirmed, save_result
 from ..games.spoken_numbers import number_words
 from ..games.undone import undone_round_end
 from ..i18n import current_locale, translate
@@ -213,7 +213,7 @@ def _drop_typed_points(points: Field, seat: int) -> dict[int, str]:
 
 @bp.post("/<int:number>")
 def update(game_id: int, number: int) -> Response:
-    """Record how the round ended, or correct it; refuse impossible hands at the field."""
+    """Save how the round ended, or correct it; refuse impossible hands at the field."""
     state = open_for_change(game_id, current_access())
     form = _form_for(state, number)
     if not form.validate():
@@ -227,7 +227,7 @@ def update(game_id: int, number: int) -> Response:
     confirmed = request.form.get("confirm_warnings", "")
     # A refusal changed nothing: `state`, read with the lock, is the game as it stands now.
     try:
-        record_result(
+        save_result(
             state, number, went_out, hands, cut_seat, form.action_id.data, form.version.data,
             confirmed,
         )  # fmt: skip

@@ -178,19 +178,22 @@ def rule(game_id: int) -> Response:
     return respond(ROUND, "seats/_calls.html", state=state, ruling=ruling, discarder=discarder)
 
 
+# Its old URL too, for a round screen loaded before the rename (registered last: url_for
+# builds the first, /calls/grant).
 @calls_bp.post("/calls/record")
-def record(game_id: int) -> Response:
-    """Record the buy of a seat that called, with one tap, and close the round's calls."""
+@calls_bp.post("/calls/grant")
+def grant(game_id: int) -> Response:
+    """Grant a seat that called its buy, with one tap, and close the round's calls."""
     state = open_for_change(game_id, current_access())
     try:
         seat = posted_int("seat", high=MAX_SEAT)
-        changed = calls.record(
+        changed = calls.grant(
             state, -1 if seat is None else seat, posted_action_id(), posted_version()
         )
     except RuleError as error:
         return _calls_refused(state, error)
     location = url_for("games.show", game_id=game_id)
-    return after_change(location, "seats/_calls.html", changed, recorded=seat)
+    return after_change(location, "seats/_calls.html", changed, added=seat)
 
 
 @calls_bp.post("/calls/dismiss")
@@ -208,9 +211,8 @@ def open_calls_of(state: GameState) -> list[Call]:
 
 @bp.app_template_global()
 def seat_call_of(state: GameState, seat: int) -> Call | None:
-    """A seat's newest call this round, for its own page."""
-    current = state.current
-    return calls.latest_call(state.facts.id, None if current is None else current.number, seat)
+    """A seat's newest call this round, for its own page (an open one from the facts)."""
+    return calls.seat_call(state, seat)
 
 
 @bp.app_template_global()

@@ -1,4 +1,4 @@
-"""The stock at the table: how often it ran out this round, and recording a run-out."""
+"""The stock at the table: how often it ran out this round, and noting a run-out."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def show(game_id: int) -> Response:
 
 @bp.post("/run-outs")
 def run_out(game_id: int) -> Response:
-    """Record that the stock ran out: re-form it, or end the round and go to scoring."""
+    """Note that the stock ran out: re-form it, or end the round and go to scoring."""
     state, seen = open_for_change(game_id, current_access()), posted_int("seen")
     try:
         outcome, changed = actions.add_run_out(state, seen, posted_action_id())

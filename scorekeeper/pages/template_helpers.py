@@ -27,7 +27,7 @@ from .table_door import remembered_tables
 
 
 def new_action_id() -> str:
-    """A one-time token for a form, so a double tap on a slow connection records once."""
+    """A one-time token for a form, so a double tap on a slow connection counts once."""
     return secrets.token_urlsafe(16)
 
 

@@ -47,7 +47,7 @@ def check_ruleset(rules: RuleSet, *, stored: bool = False) -> None:
 
 
 def _add(errors: Errors, path: str, message: Message) -> None:
-    """Record a problem; a setting out of its bound is told that first, and only that."""
+    """Note a problem; a setting out of its bound is told that first, and only that."""
     errors.setdefault(path, [message])
 
 

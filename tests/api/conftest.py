@@ -21,7 +21,7 @@ POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.buys_create", {}, {"seat": 2}),
     ("api.buys_remove", {}, {"seat": 1}),
-    ("api.arbiter_rule", {}, {"discarder": 0, "callers": [2], "record": True}),
+    ("api.arbiter_rule", {}, {"discarder": 0, "callers": [2], "add_buy": True}),
     ("api.down_create", {}, {"seat": 2}),
     ("api.run_outs_create", {}, {"seen": 0}),
     ("api.rounds_update", {"number": 1}, {"went_out": 0, "hands": POINTS}),
@@ -29,7 +29,8 @@ GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("api.links_create", {"role": "edit"}, {}),
     ("api.links_create", {"role": "view"}, {}),
     ("api.seat_links_create", {"seat": 1}, {}),
-    ("api.calls_record", {}, {"seat": 2}),
+    ("api.calls_grant", {}, {"seat": 2}),
+    ("api.calls_record", {}, {"seat": 2}),  # its deprecated old URL
     ("api.calls_dismiss", {}, {}),
     ("api.pending_send_back", {"number": 1, "seat": 1}, {"note": "Count again"}),
 ]

@@ -12,7 +12,7 @@ from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from .conftest import POINTS, Api, assert_problem, buys_of
 
 
-def test_a_buy_is_recorded_with_201_and_counted_against_the_cap(api: Api) -> None:
+def test_a_buy_is_added_with_201_and_counted_against_the_cap(api: Api) -> None:
     api.start()
     response = api.buy("Ben")
     assert response.status_code == 201
@@ -41,7 +41,7 @@ def test_fourth_buy_in_a_round_is_refused_and_the_count_stays_three(api: Api) ->
     assert state["version"] == 4
 
 
-def test_a_double_tap_with_one_action_id_records_one_buy(api: Api) -> None:
+def test_a_double_tap_with_one_action_id_adds_one_buy(api: Api) -> None:
     api.start()
     assert api.buy("Carla", action_id="tap-1").status_code == 201
     again = api.buy("Carla", action_id="tap-1")
@@ -109,7 +109,7 @@ def test_the_nearest_caller_clockwise_from_the_discarder_gets_the_card(api: Api)
 
 def test_the_player_at_turn_who_draws_the_discard_makes_no_buy(api: Api) -> None:
     api.start()
-    body = {"discarder": 0, "callers": [1, 3], "turn_player_draws": True, "record": True}
+    body = {"discarder": 0, "callers": [1, 3], "turn_player_draws": True, "add_buy": True}
     ruling = api.ok("post", f"{api.url}/arbiter", body)
     assert (ruling["winner"], ruling["is_buy"], ruling["recorded"]) == (1, False, False)
     assert ruling["explanation"] == "The player at turn takes the card as their draw."
@@ -118,11 +118,11 @@ def test_the_player_at_turn_who_draws_the_discard_makes_no_buy(api: Api) -> None
     ]
 
 
-def test_the_arbiter_passes_over_a_caller_out_of_buys_and_records_the_winner(api: Api) -> None:
+def test_the_arbiter_passes_over_a_caller_out_of_buys_and_adds_the_winners_buy(api: Api) -> None:
     api.start()
     for _ in range(3):
         api.buy("Ben")
-    body = {"discarder": 0, "callers": [0, 1, 2], "record": True, "action_id": "call-7"}
+    body = {"discarder": 0, "callers": [0, 1, 2], "add_buy": True, "action_id": "call-7"}
     response = api.call("post", f"{api.url}/arbiter", body)
     assert response.status_code == 201
     ruling = response.json
@@ -137,7 +137,7 @@ def test_the_arbiter_passes_over_a_caller_out_of_buys_and_records_the_winner(api
 
 def test_contract_rummy_refuses_the_buyer_of_the_card_above_the_next_card_down(api: Api) -> None:
     api.start(ruleset="contract-rummy")
-    body = {"discarder": 3, "callers": [1], "record": True}
+    body = {"discarder": 3, "callers": [1], "add_buy": True}
     assert api.call("post", f"{api.url}/arbiter", body).status_code == 201
     below = {"discarder": 3, "callers": [1], "bought_above": 1}
     ruling = api.ok("post", f"{api.url}/arbiter", below)
@@ -155,10 +155,10 @@ def test_contract_rummy_lets_the_last_buyer_buy_at_a_later_discard(api: Api) -> 
     assert buys_of(api.state()) == [0, 2, 0, 0]
 
 
-def test_the_next_card_down_goes_to_another_caller_and_is_recorded(api: Api) -> None:
+def test_the_next_card_down_goes_to_another_caller_and_is_added(api: Api) -> None:
     api.start(ruleset="contract-rummy")
     api.buy("Ben")
-    body = {"discarder": 3, "callers": [1, 2], "bought_above": 1, "record": True}
+    body = {"discarder": 3, "callers": [1, 2], "bought_above": 1, "add_buy": True}
     ruling = api.ok("post", f"{api.url}/arbiter", body, status=201)
     assert ruling["winner"] == 2
     assert buys_of(ruling["game"]) == [0, 1, 1, 0]
@@ -201,3 +201,12 @@ def test_once_the_stock_ended_the_round_the_api_says_no_buy_is_left(api: Api) ->
     for seen in (0, 1):
         api.ok("post", f"{api.url}/run-outs", {"seen": seen}, status=201)
     assert [entry["left"] for entry in api.state()["current_round"]["buys"]] == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("field", ["add_buy", "record"])  # record: its deprecated old name
+def test_the_arbiter_adds_the_buy_for_the_edit_link_under_either_name(api: Api, field: str) -> None:
+    api.start()
+    body = {"discarder": 0, "callers": [2], field: True}
+    assert_problem(api.with_link(api.links["view_token"], "post", f"{api.url}/arbiter", body), 403)
+    ruling = api.ok("post", f"{api.url}/arbiter", body, status=201)
+    assert ruling["recorded"] is True and buys_of(ruling["game"]) == [0, 0, 1, 0]

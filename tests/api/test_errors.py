@@ -57,7 +57,8 @@ NASTY: list[Any] = [
     {"meld": "9S", "kind": "set", "round": 10**30},
     {"meld": [], "kind": "run"},
     {"callers": [None], "discarder": "x"},
-    {"callers": list(range(-5, 50)), "discarder": 0, "record": True},
+    {"callers": list(range(-5, 50)), "discarder": 0, "add_buy": True},
+    {"callers": [1], "discarder": 0, "record": "yes"},
     {"seen": -1},
     {"seen": 10**30},
     {"version": -1},
@@ -108,7 +109,8 @@ FIELDS = st.sampled_from(
     [
         *("seat", "ruleset", "players", "first_dealer", "decks", "cards", "counts", "points"),
         *("melds", "meld", "kind", "round", "hands", "went_out", "cut_bonus_seat"),
-        *("discarder", "callers", "turn_player_draws", "record", "seen", "action_id", "version"),
+        *("discarder", "callers", "turn_player_draws", "add_buy", "record", "seen"),
+        *("action_id", "version"),
     ]
 )
 JSON_VALUES = st.recursive(

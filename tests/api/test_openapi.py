@@ -85,6 +85,11 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"/api/v1/games/{game}/buys/remove", {"seat": 1, "version": 2}),
         ("post", f"/api/v1/games/{game}/buys/remove", {"seat": 1}),
         ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2, 3]}),
+        (
+            "post",
+            f"/api/v1/games/{game}/arbiter",
+            {"discarder": 0, "callers": [2], "add_buy": True},
+        ),
         ("post", f"/api/v1/games/{game}/arbiter", {"discarder": 0, "callers": [2], "record": True}),
         ("post", f"/api/v1/games/{game}/down", {"seat": 2}),
         ("post", f"/api/v1/games/{game}/down", {"seat": 2, "down": False}),
@@ -112,6 +117,7 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"/api/v1/games/{game}/rounds/1/pending/1/send-back", {"note": "x"}),  # 422
         ("get", f"/api/v1/games/{game}/calls", None),
         ("post", f"/api/v1/games/{game}/calls/dismiss", {}),
+        ("post", f"/api/v1/games/{game}/calls/grant", {"seat": 2}),
         ("post", f"/api/v1/games/{game}/calls/record", {"seat": 2}),
         ("get", f"/api/v1/games/{game}/history", None),
         ("get", f"/api/v1/games/{game}/version", None),
@@ -216,3 +222,14 @@ def test_a_rule_set_sent_is_documented_with_every_bound_of_the_engine(
     assert "maxItems" not in answered
     players = schemas["NewGame"]["properties"]["players"]
     assert players["maxItems"] == 8
+
+
+def test_the_old_names_are_documented_as_deprecated_aliases(client: FlaskClient) -> None:
+    document = client.get("/api/openapi.json").json
+    calls = "/api/v1/games/{game_id}/calls"
+    old, new = (document["paths"][f"{calls}/{name}"]["post"] for name in ("record", "grant"))
+    assert old["deprecated"] is True and "deprecated" not in new
+    assert (old["requestBody"], old["responses"]) == (new["requestBody"], new["responses"])
+    fields = document["components"]["schemas"]["Call"]["properties"]
+    assert fields["record"]["deprecated"] is True and "`add_buy`" in fields["record"]["description"]
+    assert "deprecated" not in fields["add_buy"]

@@ -30,7 +30,7 @@ def test_a_seat_reads_its_own_view_and_nothing_else(api: Api) -> None:
     assert api.with_link(api.links["view_token"], "get", f"{api.url}/seat").status_code == 401
 
 
-def test_a_seat_calls_once_and_the_scorekeeper_records_it(api: Api) -> None:
+def test_a_seat_calls_once_and_the_scorekeeper_grants_it(api: Api) -> None:
     api.start()
     ben = seats(api)["Ben"]
     first = api.with_link(ben, "post", f"{api.url}/seat/calls", {})
@@ -42,7 +42,7 @@ def test_a_seat_calls_once_and_the_scorekeeper_records_it(api: Api) -> None:
     view = api.with_link(api.links["view_token"], "get", f"{api.url}/calls")
     assert view.status_code == 403
     assert api.state()["current_round"]["buys"][1]["bought"] == 0  # a call buys nothing
-    after = api.ok("post", f"{api.url}/calls/record", {"seat": 1}, status=201)
+    after = api.ok("post", f"{api.url}/calls/grant", {"seat": 1}, status=201)
     assert after["current_round"]["buys"][1]["bought"] == 1
     assert api.ok("get", f"{api.url}/calls") == []
 
@@ -58,3 +58,13 @@ def test_a_refused_call_says_why_and_dismissing_closes_the_calls(api: Api) -> No
     assert api.with_link(links["Dev"], "post", f"{api.url}/seat/calls", {}).status_code == 201
     assert api.ok("post", f"{api.url}/calls/dismiss", {}) == []
     assert sum(row["bought"] for row in api.state()["current_round"]["buys"]) == 3
+
+
+def test_the_old_calls_record_url_grants_as_calls_grant_does(api: Api) -> None:
+    api.start()
+    api.with_link(seats(api)["Ben"], "post", f"{api.url}/seat/calls", {})
+    once = {"seat": 1, "action_id": "g1"}
+    old = api.ok("post", f"{api.url}/calls/record", once, status=201)
+    assert old["current_round"]["buys"][1]["bought"] == 1
+    assert api.ok("get", f"{api.url}/calls") == []
+    assert api.ok("post", f"{api.url}/calls/grant", once) == old  # the same action: added once

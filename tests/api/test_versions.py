@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 from werkzeug.test import TestResponse
+
+from scorekeeper.kept import EXTENSION
+from tests.web.test_queries import reads_seats, statements
 
 from .conftest import Api, assert_problem, buys_of
 from .documented import problems
@@ -64,11 +68,11 @@ def test_a_buy_on_the_current_version_or_on_none_goes_through(api: Api) -> None:
     assert buys_of(api.state()) == [0, 3, 0, 0]
 
 
-def test_the_arbiter_does_not_record_a_buy_on_a_stale_version(api: Api) -> None:
+def test_the_arbiter_adds_no_buy_on_a_stale_version(api: Api) -> None:
     seen = api.start()["version"]
     api.buy("Carla")
     api.call("post", f"{api.url}/buys/remove", {"seat": 2})
-    call = {"discarder": 0, "callers": [2], "record": True, "version": seen}
+    call = {"discarder": 0, "callers": [2], "add_buy": True, "version": seen}
     problem = conflict(api, api.call("post", f"{api.url}/arbiter", call), "seat")
     assert problem["detail"].startswith("Meanwhile Carla's buys changed")
     assert buys_of(api.state()) == [0, 0, 0, 0]
@@ -128,3 +132,33 @@ def test_the_version_route_answers_the_version_alone(api: Api) -> None:
     assert api.version() == 2 == api.state()["version"]
     assert_problem(api.call("get", "/games/999/version"), 401)
     assert_problem(api.client.get(f"/api/v1{api.url}/version"), 401)
+
+
+def stale_changes(api: Api, seen: int) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """A change of each kind sent on version `seen`, after a buy by Ben and a round's end."""
+    return {
+        "buy": ("post", "/buys", {"seat": 1, "version": seen}),
+        "take back": ("post", "/buys/remove", {"seat": 1, "version": seen}),
+        "arbiter": ("post", "/arbiter", {"discarder": 0, "callers": [1], "add_buy": True}
+                    | {"version": seen}),
+        "round": ("put", "/rounds/1", {"went_out": 0, "hands": {"1": {"points": 5},
+                  "2": {"points": 5}, "3": {"points": 5}}, "version": seen}),
+        "undo": ("post", "/undo", {"version": seen}),
+    }  # fmt: skip
+
+
+def test_each_409_carries_the_game_a_fresh_read_shows_read_once(app: Flask, api: Api) -> None:
+    seen = api.start(ruleset="unlimited-buys")["version"]
+    api.buy("Ben")
+    api.end_round(1, "Anna", HANDS)
+    api.buy("Ben")
+    fresh = {**api.state(), "seat_links": None}  # the edit link's read adds the seat links
+    for kind, (method, path, body) in stale_changes(api, seen).items():
+        with statements(app) as sent:
+            kept = api.call(method, f"{api.url}{path}", body)
+        assert assert_problem(kept, 409)["game"] == fresh, kind
+        # The state the request opened with the lock was kept: the answer reads no facts.
+        assert not [statement for statement, _ in sent if reads_seats(statement)], kind
+        app.extensions.pop(EXTENSION)  # as on a process that kept no state of this version
+        read = api.call(method, f"{api.url}{path}", body)
+        assert read.get_data() == kept.get_data(), kind

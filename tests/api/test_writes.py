@@ -1,8 +1,11 @@
 """A change to the round being played answers, and keeps, the game a fresh read shows, and
-writes the same history rows as ever: whether it starts from a kept state or from the facts."""
+writes the same history rows as ever: whether it starts from a kept state or from the facts.
+A saved round's end answers and keeps the facts and state a fresh read makes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC
 from typing import Any
 
 import pytest
@@ -10,10 +13,13 @@ from flask import Flask
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.kept import EXTENSION
+from scorekeeper.games.facts import read_game
+from scorekeeper.games.state import game_state
+from scorekeeper.kept import EXTENSION, state_at
 from scorekeeper.models import Change
+from scorekeeper.rules.game_state import GameState
 
-from .conftest import Api
+from .conftest import Api, assert_problem
 
 pytestmark = pytest.mark.storage
 
@@ -123,3 +129,72 @@ def test_round_changes_write_the_history_rows_undo_reads(app: Flask, api: Api) -
     current = fresh(api)["current_round"]
     assert [seat["bought"] for seat in current["buys"]] == [0, 1, 1, 0]
     assert (current["down"], current["run_outs"]) == ([3], 0)
+
+
+def as_read(state: GameState) -> GameState:
+    """A state with its time of change as a read answers it: SQLite keeps no time zone."""
+    when = state.facts.updated_at
+    facts = replace(state.facts, updated_at=when.replace(tzinfo=UTC) if not when.tzinfo else when)
+    return replace(state, facts=facts)
+
+
+def saved_and_read(app: Flask, api: Api) -> tuple[GameState, GameState]:
+    """The state the last save answered and kept, and the one a fresh read of the facts makes."""
+    with app.app_context():
+        facts = read_game(api.game_id)
+        db.session.remove()
+        assert facts is not None
+        answered = state_at(api.game_id, facts.version)
+    assert answered is not None, "the save kept no state at the version it wrote"
+    return as_read(answered), as_read(game_state(facts))
+
+
+def assert_saved_as_read(app: Flask, api: Api, response: Any) -> None:
+    """The save was accepted, and its facts and state are those a fresh read makes."""
+    assert response.status_code == 200, response.get_data(as_text=True)
+    answered, read = saved_and_read(app, api)
+    assert answered.facts == read.facts
+    assert answered == read
+
+
+def test_each_saved_round_answers_the_facts_and_state_a_fresh_read_makes(
+    app: Flask, api: Api
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    api.buy("Ben")
+    called = api.with_link(api.seat_link("Carla"), "post", f"{api.url}/seat/calls", {})
+    assert called.status_code == 201  # an open call of the round: saving it closes none
+    assert_saved_as_read(app, api, api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"}))
+    assert saved_and_read(app, api)[1].facts.calls != ()
+    hand = {"round": 2, "cards": "KC KD JK", "action_id": "h2"}
+    assert api.with_link(api.seat_link("Ben"), "put", f"{api.url}/seat/hand", hand).status_code
+    api.with_link(api.seat_link("Anna"), "put", f"{api.url}/seat/hand", {"round": 2, "points": 9})
+    # Ben's entry saved as sent, Anna's changed: both cleared, round 3's facts untouched.
+    saved = api.end_round(2, "Carla", {"Ben": "KC KD JK", "Anna": 12})
+    assert_saved_as_read(app, api, saved)
+    assert saved_and_read(app, api)[1].facts.entered == ()
+    for number in range(3, 7):
+        out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
+        assert_saved_as_read(app, api, api.end_round(number, out, {other: 10, "Ben": 50}))
+    # A correction of round 1: every running total after it moves.
+    assert_saved_as_read(app, api, api.end_round(1, "Anna", {"Ben": 10, "Carla": 15}))
+    assert_saved_as_read(app, api, api.end_round(7, "Ben", {"Anna": 8, "Carla": 5}))
+    assert saved_and_read(app, api)[1].current.is_tiebreaker  # type: ignore[union-attr]
+    # The tiebreaker's new row names the tied players; then a stock ending.
+    tied = api.end_round(8, "Carla", {"Anna": "JK 5S"})
+    assert_saved_as_read(app, api, tied)
+    assert saved_and_read(app, api)[1].finished
+
+
+def test_a_correction_the_later_rounds_refuse_is_rolled_back(app: Flask, api: Api) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    for number in range(1, 7):
+        out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
+        api.end_round(number, out, {other: 10, "Ben": 50})
+    api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
+    api.end_round(8, "Carla", {"Anna": "JK 5S"})  # the tiebreaker
+    before = api.state()
+    # Round 7 corrected so that Anna and Carla are no longer tied: round 8 has no place.
+    refused = assert_problem(api.end_round(7, "Ben", {"Anna": 5, "Carla": 6}), 422)
+    assert "No tiebreaker round is needed" in str(refused), refused
+    assert api.state() == before

@@ -56,7 +56,7 @@ def test_two_rounds_with_every_hand_counted_on_its_own_phone(
     viewer.page.goto(f"{view_url}/sheet")
     page.goto(game_url)
 
-    # Two seats call "May I?" at once; the arbiter decides; one tap records the buy.
+    # Two seats call "May I?" at once; the arbiter decides; one tap adds the buy.
     ben.page.get_by_test_id("call").click()
     dan.page.get_by_test_id("call").click()
     calls = page.locator("#calls")

@@ -1,6 +1,6 @@
 """Seats in a real browser (issue 24.1, 24.3): a scorekeeper and two seat phones, one of them
 "remote" on a laptop-sized window; both call "May I?", the arbiter decides, the scorekeeper
-records the buy with one tap, and every phone follows live."""
+grants the buy with one tap, and every phone follows live."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def seat_url(page: Page, seat: int) -> str:
     return page.locator(f"#seat-{seat}-url").input_value()
 
 
-def test_two_seats_call_may_i_and_the_scorekeeper_records_one(
+def test_two_seats_call_may_i_and_the_scorekeeper_grants_one(
     page: Page, open_phone: Callable[..., Phone]
 ) -> None:
     start_game(page)  # Anna deals: Ben plays first

@@ -494,3 +494,26 @@ def test_the_end_of_round_form_derives_a_card_tables_game_once_per_request(
         "the same round saved again": (303, 2),
         "the round corrected by the API": (200, 2),
     }
+
+
+def test_saving_a_round_derives_its_state_without_reading_the_game_back(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    table.buy("Ben")
+    table.end_round(1, "Anna", {"Ben": 25, "Carla": 40, "Dan": 55})
+    table.client.get(f"{table.url}/rounds/2")  # the form keeps the state at this version
+    hands = {"went_out": "1", "points_0": "20", "points_2": "5", "cards_3": "K JK"}
+    for number in (2, 1):  # a round's first fact, then a correction of an earlier round
+        with statements(app) as sent:
+            saved = table.client.post(f"{table.url}/rounds/{number}", data=hands)
+        assert saved.status_code == 303
+        reads = [statement for statement, _ in sent if statement.lstrip().startswith("SELECT")]
+        # The lock with the version and links, then the ORM's game row, its rounds and the
+        # round's hands (what history.snapshot replaces). The facts are not read back: that
+        # was 8 reads more, the facts' seven and the phones' entries once again.
+        assert len(reads) <= 4 and not [statement for statement in reads if reads_seats(statement)]
+        # The rest writes: the round (new), its hands (gone and put back), the history, the
+        # version; SQLite sends each hand's INSERT on its own.
+        assert len(sent) <= 14
+    assert "Ben went out" in table.page("/sheet")

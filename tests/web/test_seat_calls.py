@@ -87,17 +87,17 @@ def test_a_double_tap_calls_once(app: Flask, table: Table) -> None:
     assert count(app, SeatCall) == 1
 
 
-def test_one_tap_records_the_buy_of_the_one_who_called(app: Flask, table: Table) -> None:
+def test_one_tap_adds_the_buy_of_the_one_who_called(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     call(table, app, 3)
     recorded = table.client.post(
-        f"{table.url}/calls/record", data={"seat": "3", "action_id": "r1"}, headers=HX
+        f"{table.url}/calls/grant", data={"seat": "3", "action_id": "r1"}, headers=HX
     )
     assert recorded.status_code == 200
     assert "Buy recorded for Dan." in text(recorded.get_data(as_text=True))
     assert count(app, Buy, Buy.seat == 3) == 1
     assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 0
-    again = table.client.post(f"{table.url}/calls/record", data={"seat": "3", "action_id": "r1"})
+    again = table.client.post(f"{table.url}/calls/grant", data={"seat": "3", "action_id": "r1"})
     assert again.status_code == 303 and count(app, Buy) == 1  # the same tap records once
     assert "Your buy is recorded." in seat_page(table, app, 3)
     assert "1 buy this round · 2 buys left" in seat_page(table, app, 3)
@@ -114,16 +114,16 @@ def test_the_arbiter_decides_among_several_callers(app: Flask, table: Table) -> 
     said = text(ruled.get_data(as_text=True))
     assert "Dan gets the card." in said and "Record the buy for Dan" in said
     assert count(app, Buy) == 0  # a ruling records nothing
-    table.client.post(f"{table.url}/calls/record", data={"seat": "3"})
+    table.client.post(f"{table.url}/calls/grant", data={"seat": "3"})
     assert count(app, Buy, Buy.seat == 3) == 1 and count(app, Buy) == 1
     assert "Another player got the card." in seat_page(table, app, 1)
     assert "Your buy is recorded." in seat_page(table, app, 3)
 
 
-def test_a_buy_is_recorded_only_for_a_seat_that_called(app: Flask, table: Table) -> None:
+def test_a_buy_is_granted_only_to_a_seat_that_called(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     call(table, app, 1)
-    refused = table.client.post(f"{table.url}/calls/record", data={"seat": "2"}, headers=HX)
+    refused = table.client.post(f"{table.url}/calls/grant", data={"seat": "2"}, headers=HX)
     assert refused.status_code == 422
     assert "Carla has not called." in text(refused.get_data(as_text=True))
     assert count(app, Buy) == 0
@@ -164,7 +164,7 @@ def test_each_call_keeps_the_state_a_fresh_read_shows(app: Flask, table: Table) 
     call(table, app, 1)
     call(table, app, 3)
     assert kept_calls(app) == read_calls(app) and len(read_calls(app)) == 2
-    table.client.post(f"{table.url}/calls/record", data={"seat": "3"}, headers=HX)
+    table.client.post(f"{table.url}/calls/grant", data={"seat": "3"}, headers=HX)
     assert kept_calls(app) == read_calls(app) == ()
     call(table, app, 2)
     assert kept_calls(app) == read_calls(app) and len(read_calls(app)) == 1
@@ -189,13 +189,13 @@ def test_a_call_the_rules_refuse_is_refused_at_the_callers_phone(app: Flask, tab
     assert count(app, SeatCall) == 0 and version(app) == before
 
 
-def test_only_the_edit_link_records_rules_or_dismisses(app: Flask, table: Table) -> None:
+def test_only_the_edit_link_grants_rules_or_dismisses(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     call(table, app, 1)
     with app.app_context():
         view = db.session.get(Game, 1).view_token  # type: ignore[union-attr]
     for path, data in (
-        ("/calls/record", {"seat": "1"}),
+        ("/calls/grant", {"seat": "1"}),
         ("/calls/rule", {"discarder": "0"}),
         ("/calls/dismiss", {}),
     ):
@@ -228,3 +228,36 @@ def _seats(live_game: LiveGame) -> list[tuple[int]]:
         rows = db.session.execute(select(SeatCall.seat)).tuples().all()
         db.session.remove()
         return list(rows)
+
+
+def calls_read(sent: list[tuple[str, object]]) -> int:
+    """How many statements sent read the seats' calls."""
+    return len([statement for statement, _ in sent if "FROM seat_call" in statement])
+
+
+def test_a_seats_open_call_comes_from_the_facts_and_a_closed_one_in_one_query(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)
+    call(table, app, 1)
+    seat_page(table, app, 1)  # the seat's page keeps the state at this version
+    with statements(app) as sent:
+        shown = seat_page(table, app, 1)
+    assert "You called “May I?”: the scorekeeper decides." in shown and calls_read(sent) == 0
+    table.client.post(f"{table.url}/calls/dismiss", headers=HX)
+    with statements(app) as sent:
+        shown = seat_page(table, app, 1)
+    # A dismissal leaves no fact of the game: how the call closed is only in its row.
+    assert "The scorekeeper dismissed the call." in shown and calls_read(sent) == 1
+
+
+def test_a_round_screen_loaded_before_the_rename_still_grants_at_the_old_url(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)
+    call(table, app, 2)
+    assert f"{table.url}/calls/grant" in table.page()  # what a round screen loads now
+    granted = table.client.post(f"{table.url}/calls/record", data={"seat": "2"}, headers=HX)
+    assert granted.status_code == 200
+    assert "Buy recorded for Carla." in text(granted.get_data(as_text=True))
+    assert count(app, Buy, Buy.seat == 2) == 1
