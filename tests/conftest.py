@@ -135,6 +135,28 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
     return database.clean()
 
 
+# The files that take longest (make test's --durations list, docs/TESTING.md), run first: each
+# file stays on one worker, and one of these started last would leave the others idle.
+LONGEST_FIRST = (
+    "tests/api/test_fuzz.py",
+    "tests/attacks/test_form_fuzz.py",
+    "tests/browser/",
+    "tests/hosting/",
+)
+
+
+def _start_rank(item: pytest.Item) -> int:
+    """Where an item's file comes in LONGEST_FIRST; after all of them if it is not there."""
+    path = item.nodeid.split("::", 1)[0]
+    ranks = (rank for rank, start in enumerate(LONGEST_FIRST) if path.startswith(start))
+    return next(ranks, len(LONGEST_FIRST))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (a stable sort: each file's own order is kept)."""
+    items.sort(key=_start_rank)
+
+
 class QuietHandler(WSGIRequestHandler):
     """Serve requests without logging each one to the test output."""
 
