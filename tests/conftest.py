@@ -139,6 +139,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 # file stays on one worker, and one of these started last would leave the others idle.
 LONGEST_FIRST = (
     "tests/api/test_fuzz.py",
+    "tests/api/test_fuzz_off_document.py",
     "tests/attacks/test_form_fuzz.py",
     "tests/browser/",
     "tests/hosting/",
