@@ -72,6 +72,9 @@ def postgres_url() -> Iterator[str]:
         with psycopg.connect(admin_url, autocommit=True, connect_timeout=3) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
             admin.execute(f"CREATE DATABASE {name}")
+            # A test's commit need not wait for the disk: the server is not what a test
+            # crashes (tests/attacks/test_crash.py kills the app), and nothing outlives the run.
+            admin.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
     except psycopg.OperationalError:
         _unavailable(
             "PostgreSQL not reachable on 127.0.0.1:5432; PostgreSQL tests skipped",
