@@ -73,11 +73,12 @@ check: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# pytest-xdist: one worker per core (TEST_WORKERS=0 runs the suite in one process). A file
-# stays on one worker, so a module's fixtures run once: tests/hosting/test_package.py builds
-# the package in the checkout, and two builds at once would collide. The 25 slowest tests are
+# pytest-xdist: two workers per core, as a test spends much of its time waiting on a browser,
+# a server process or PostgreSQL (TEST_WORKERS=0 runs the suite in one process). A file stays
+# on one worker, so a module's fixtures run once: tests/hosting/test_package.py builds the
+# package in the checkout, and two builds at once would collide. The 25 slowest tests are
 # listed at the end, where the suite's time goes (docs/TESTING.md, "How long it takes").
-TEST_WORKERS ?= auto
+TEST_WORKERS ?= $(shell echo $$(( 2 * $$(getconf _NPROCESSORS_ONLN) )))
 test: check translations
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 

@@ -72,6 +72,9 @@ def postgres_url() -> Iterator[str]:
         with psycopg.connect(admin_url, autocommit=True, connect_timeout=3) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
             admin.execute(f"CREATE DATABASE {name}")
+            # A test's commit need not wait for the disk: the server is not what a test
+            # crashes (tests/attacks/test_crash.py kills the app), and nothing outlives the run.
+            admin.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
     except psycopg.OperationalError:
         _unavailable(
             "PostgreSQL not reachable on 127.0.0.1:5432; PostgreSQL tests skipped",
@@ -133,6 +136,29 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         return sqlite_copy(template, tmp_path_factory.mktemp("db"))
     database: PostgresDatabase = request.getfixturevalue("postgres_database")
     return database.clean()
+
+
+# The files that take longest (make test's --durations list, docs/TESTING.md), run first: each
+# file stays on one worker, and one of these started last would leave the others idle.
+LONGEST_FIRST = (
+    "tests/api/test_fuzz.py",
+    "tests/api/test_fuzz_off_document.py",
+    "tests/attacks/test_form_fuzz.py",
+    "tests/browser/",
+    "tests/hosting/",
+)
+
+
+def _start_rank(item: pytest.Item) -> int:
+    """Where an item's file comes in LONGEST_FIRST; after all of them if it is not there."""
+    path = item.nodeid.split("::", 1)[0]
+    ranks = (rank for rank, start in enumerate(LONGEST_FIRST) if path.startswith(start))
+    return next(ranks, len(LONGEST_FIRST))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (a stable sort: each file's own order is kept)."""
+    items.sort(key=_start_rank)
 
 
 class QuietHandler(WSGIRequestHandler):

@@ -15,6 +15,7 @@ from flask_migrate import downgrade, upgrade
 import scorekeeper
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.app_builds import TEMPLATE_CODE
 
 MIGRATIONS = Path(scorekeeper.__file__).parent / "migrations"
 # A change a test left locked would hang the next test's clean-up; fail with the reason instead.
@@ -38,6 +39,7 @@ def make_app(
     }
     app = create_app(config, served_on)
     app.instance_path = instance_path
+    app.jinja_env.bytecode_cache = TEMPLATE_CODE  # compiled once per run (tests/app_builds.py)
     return app
 
 

@@ -1,124 +1,32 @@
-"""Schemathesis against /api/openapi.json on each database, every check on: the fuzzing phase
-(requests on and off the document) and the stateful phase (sequences that follow what one
-answer names into the next request). No 5xx, and the server accepts and answers exactly what
-the document says.
+"""Schemathesis against /api/openapi.json on each database, every check on: requests on the
+document (the fuzzing phase's positive mode) and sequences that follow what one answer names
+into the next request (the stateful phase). No 5xx, and the server accepts and answers exactly
+what the document says. Requests off the document: test_fuzz_off_document.py.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
-import schemathesis
 from flask import Flask
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, settings
 from schemathesis import Case, GenerationMode
-from schemathesis.config import SchemathesisConfig
 
-from scorekeeper.extensions import db
-from scorekeeper.games import actions, seat_links
-from scorekeeper.models import Game, HouseRules
-from scorekeeper.rules.presets import MAY_I
+from tests.api.fuzzing import FUZZ, IDENTITY, SCENARIOS, fuzz, load, start_game
 from tests.figures import FIGURES
 
 pytestmark = pytest.mark.storage
 
-EXAMPLES = 60  # per operation and mode: about 2,000 requests per database, a minute of CPU
-SCENARIOS = 40  # stateful sequences per database
-# A change the document allows can still be refused by the rules in the game's state (a
-# fourth buy, a buy taken back that was never made, a round not reached, a rule set whose
-# counts do not fit each other, a name of no visible letter, as rules/player_names.py reads
-# names at a table): 422 with the rule's reason. Schemathesis' "schema-valid request
-# rejected" cannot know the state, so for these operations 422 is an answer too.
-RULES_DECIDE = (
-    r"^/api/v1/(games$|games/\{game_id\}/|tally|melds/check|rulesets/(validate|saved)"
-    r"|tables)"
-)
-ACCEPTED = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
-FUZZ = "schemathesis against /api/openapi.json"  # its figures: requests and 5xx per database
-SEAT = re.compile(r"/api/v1/games/\d+/seat(/|$)")  # a seat's own endpoints
-SAVED = re.compile(r"/api/v1/rulesets/saved/(\d+)")
 
-
-def load(app: Flask, game_id: int) -> schemathesis.BaseSchema:
-    """The app's own document, served in-process, with the game's id in every URL and the link
-    a table would send as the schema's own auth (so the auth checks know it is a real one)."""
-    config = SchemathesisConfig.from_dict(
-        {
-            "parameters": {"game_id": game_id},
-            "operations": [
-                {
-                    "include-path-regex": RULES_DECIDE,
-                    "checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTED}},
-                }
-            ],
-        }
-    )
-    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app, config=config)
-
-    @schema.auth(refresh_interval=None)
-    class Link:
-        """The game's edit link as it is now (a fuzzed call may have replaced it), or a saved
-        set's own link for a set's URL."""
-
-        def get(self, case: Case, _ctx: Any) -> str:
-            return token_for(app, case, game_id)
-
-        def set(self, case: Case, token: str, _ctx: Any) -> None:
-            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
-
-    return schema
-
-
-def token_for(app: Flask, case: Case, game_id: int) -> str:
-    """The link the request's URL names: a saved set's own, a seat's own for a seat's URL,
-    else the game's edit link."""
-    with app.app_context():
-        token = db.session.get(Game, game_id).edit_token  # type: ignore[union-attr]
-        if SEAT.search(case.formatted_path):
-            token = seat_links.links_of(game_id).get(0, token)
-        found = SAVED.search(case.formatted_path)
-        saved = db.session.get(HouseRules, int(found[1])) if found and len(found[1]) < 10 else None
-        db.session.remove()
-    return saved.token if saved is not None else token
-
-
-# identity: the WSGI transport hands the body over as sent, and does not gunzip it
-IDENTITY = {"Accept-Encoding": "identity"}
-
-
-def _game(app: Flask) -> int:
-    with app.app_context():
-        return actions.create_game(MAY_I, ["Anna", "Ben", "Carla", "Dev"], 0).id
-
-
-@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
-def test_the_api_answers_every_generated_request_as_documented(
-    app: Flask, database_url: str, mode: GenerationMode
+def test_the_api_answers_every_request_on_the_document_as_documented(
+    app: Flask, database_url: str
 ) -> None:
-    game_id, backend = _game(app), database_url.split(":", 1)[0]
-    operations = [result.ok() for result in load(app, game_id).get_all_operations()]
-    for operation in operations:
-        if mode == GenerationMode.NEGATIVE and not list(operation.body):
-            continue  # only a body can be sent off the document: the game's id is given
-
-        @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-        def answers_as_documented(case: Case) -> None:
-            response = case.call(headers=IDENTITY)
-            FIGURES[f"{FUZZ}:{backend} requests"] += 1
-            FIGURES[f"{FUZZ}:{backend} 5xx"] += response.status_code >= 500
-            case.validate_response(response)
-
-        answers_as_documented()
-    assert (
-        FIGURES[f"{FUZZ}:{backend} requests"] >= EXAMPLES and FIGURES[f"{FUZZ}:{backend} 5xx"] == 0
-    )
+    fuzz(app, database_url, GenerationMode.POSITIVE)
 
 
 def test_sequences_of_calls_answer_as_documented(app: Flask, database_url: str) -> None:
-    game_id, backend = _game(app), database_url.split(":", 1)[0]
+    game_id, backend = start_game(app), database_url.split(":", 1)[0]
     machine: Any = load(app, game_id).as_state_machine()
 
     class Table(machine):  # type: ignore[misc,valid-type]

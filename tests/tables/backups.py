@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -27,6 +30,7 @@ from scorekeeper.models import (
     TablePlayer,
 )
 from scorekeeper.rules.presets import MAY_I, PRESETS
+from tests.databases import close, make_app, sqlite_copy
 from tests.tables.helpers import BEN_WINS, TIED_GAME, open_table, play, start_at
 
 Facts = dict[str, list[tuple[Any, ...]]]
@@ -148,3 +152,14 @@ def played_table(app: Flask, client: FlaskClient) -> str:
         ids = dict(db.session.execute(select(TablePlayer.name, TablePlayer.id)).tuples().all())
     client.post(f"{url}/merge", data={"merged": ids["Anne"], "into": ids["Anna"]})
     return url
+
+
+@contextmanager
+def scratch_client(template: Path, folder: Path) -> Iterator[tuple[Flask, FlaskClient]]:
+    """An app and client on a scratch copy of the migrated SQLite template: for a backup a
+    module makes once and every test restores a copy of (a played game costs a quarter second)."""
+    app = make_app(sqlite_copy(template, folder), str(folder))
+    try:
+        yield app, app.test_client()
+    finally:
+        close(app)

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.tables.backups import backup_of, empty, encoded, nothing_stored, upload
+from tests.tables.backups import (
+    backup_of,
+    empty,
+    encoded,
+    nothing_stored,
+    scratch_client,
+    upload,
+)
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
 
@@ -26,23 +34,34 @@ Backup = dict[str, Any]
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 
 
+@pytest.fixture(scope="module")
+def made(sqlite_migrated: Path, tmp_path_factory: pytest.TempPathFactory) -> Backup:
+    """A May I? game with a buy and a Liverpool game with a cut bonus, made once on a scratch
+    database (test_the_backup_as_made_restores restores it unchanged on each database)."""
+    with scratch_client(sqlite_migrated, tmp_path_factory.mktemp("made")) as (_, client):
+        url = open_table(client)
+        may_i = start_at(client, url, PLAYERS)
+        may_i.buy("Carla")
+        play(may_i, BEN_WINS)
+        liverpool = start_at(client, url, PLAYERS, ruleset="liverpool")
+        out, hands = BEN_WINS[0]
+        assert liverpool.end_round(1, out, hands, cut="Dan").status_code == 303  # Anna dealt
+        backup = backup_of(client, url)
+    assert backup["games"][1]["rounds"][0]["cut_bonus_seat"] == 3
+    return backup
+
+
 @pytest.fixture
-def backup(app: Flask, client: FlaskClient) -> Backup:
-    """A May I? game with a buy and a Liverpool game with a cut bonus, on an empty installation."""
-    url = open_table(client)
-    may_i = start_at(client, url, PLAYERS)
-    may_i.buy("Carla")
-    play(may_i, BEN_WINS)
-    liverpool = start_at(client, url, PLAYERS, ruleset="liverpool")
-    out, hands = BEN_WINS[0]
-    assert liverpool.end_round(1, out, hands, cut="Dan").status_code == 303  # Anna dealt
-    made = backup_of(client, url)
-    assert made["games"][1]["rounds"][0]["cut_bonus_seat"] == 3
+def backup(app: Flask, made: Backup) -> Backup:
+    """The backup, this test's own copy, for the test's empty installation."""
+    return copy.deepcopy(made)
+
+
+def test_the_backup_as_made_restores(app: Flask, client: FlaskClient, backup: Backup) -> None:
+    assert upload(client, encoded(backup)).status_code == 303
+    assert client.get("/").status_code == 200  # shows what it added
     empty(app)
-    assert upload(client, encoded(made)).status_code == 303  # as it is, the file restores
-    client.get("/")  # shows what it added
-    empty(app)
-    return made
+    assert nothing_stored(app)
 
 
 def round_of(backup: Backup, game: int = 0, number: int = 1) -> Backup:

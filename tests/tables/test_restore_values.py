@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.tables.backups import backup_of, empty, encoded, nothing_stored, upload
+from tests.tables.backups import (
+    backup_of,
+    encoded,
+    nothing_stored,
+    scratch_client,
+    upload,
+)
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
 
@@ -24,16 +31,21 @@ pytestmark = pytest.mark.storage
 Backup = dict[str, Any]
 
 
+@pytest.fixture(scope="module")
+def made(sqlite_migrated: Path, tmp_path_factory: pytest.TempPathFactory) -> Backup:
+    """A table's backup with one finished game and a buy, made once on a scratch database."""
+    with scratch_client(sqlite_migrated, tmp_path_factory.mktemp("made")) as (_, client):
+        url = open_table(client)
+        game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
+        game.buy("Ben")
+        play(game, BEN_WINS)
+        return backup_of(client, url)
+
+
 @pytest.fixture
-def backup(app: Flask, client: FlaskClient) -> Backup:
-    """A table's backup with one finished game and a buy, on an emptied installation."""
-    url = open_table(client)
-    game = start_at(client, url, ["Anna", "Ben", "Carla", "Dan"])
-    game.buy("Ben")
-    play(game, BEN_WINS)
-    made = backup_of(client, url)
-    empty(app)
-    return made
+def backup(app: Flask, made: Backup) -> Backup:
+    """The backup, this test's own copy, for the test's empty installation."""
+    return copy.deepcopy(made)
 
 
 def changed(backup: Backup, change: Callable[[Backup], object]) -> bytes:
