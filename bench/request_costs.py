@@ -366,7 +366,8 @@ def main() -> None:
             print("PostgreSQL not reachable; skipped")
             continue
         names = [f"t{n}" for n in range(len(trees))]
-        with scratch_databases(kind, names + [f"{n}i" for n in names], args.postgres_url) as urls:
+        fresh = [f"{name}{run}" for name in names for run in "ab"]  # callgrind's two runs
+        with scratch_databases(kind, names + fresh, args.postgres_url) as urls:
             figures = {
                 label: run_tree(tree, urls[name], args)
                 for name, (label, tree) in zip(names, trees.items(), strict=True)
@@ -375,7 +376,7 @@ def main() -> None:
             if args.instructions:
                 print(f"\n{args.scenario}, instructions a request (callgrind):\n")
                 for name, (label, tree) in zip(names, trees.items(), strict=True):
-                    each = instructions(tree, [urls[name], urls[f"{name}i"]], args)
+                    each = instructions(tree, [urls[f"{name}a"], urls[f"{name}b"]], args)
                     print(f"- {label}: {each / 1e6:.2f} M", flush=True)
 
 
