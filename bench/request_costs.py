@@ -19,8 +19,9 @@ Each tree (default: this checkout; --before REV adds a revision, exported as ben
 does) is measured in its own process with this interpreter. --top prints --scenario's
 functions by cumulative time in each tree; --instructions runs --scenario alone under
 valgrind's callgrind twice, 5 and 5 + --requests requests (each as many warm), and gives the
-difference a request: everything the process did for them, what a scenario does uncounted
-included (a buy taken back, the phones' first loads), repeatable to a fraction of a percent.
+difference a request, with one hash seed: everything the process did for them, what a
+scenario does uncounted included (a buy taken back, the phones' first loads), so it is clean
+for the pure reads (the poll, the round screen, the score sheet).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import argparse
 import cProfile
 import gzip
 import json
+import os
 import pstats
 import re
 import subprocess
@@ -308,7 +310,10 @@ def run_child(
     command = [*wrap, sys.executable, __file__, "--child", str(tree), "--url", url]
     command += ["--requests", str(requests), "--minutes", str(minutes), "--top", str(args.top)]
     command += ["--scenario", args.scenario, *(["--only"] if wrap else [])]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    # One hash seed, so both callgrind runs (and every tree) lay out their dicts and sets alike:
+    # random seeds move the instructions a request by a few percent.
+    env = {**os.environ, "PYTHONHASHSEED": "0"} if wrap else None
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         sys.exit(f"{tree}: {done.stderr[-3000:]}")
     return done
