@@ -83,9 +83,11 @@ test: check translations
 	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
+# bench/request_costs.py: statements and function calls per request, which the load does not move.
 BENCH_ARGS ?= --profile
 bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/request_costs.py
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
 	$(BIN)/python bench/write_tail.py

@@ -12,6 +12,9 @@ Run: .venv/bin/python bench/run.py [--before [REV]] [--pairs 5] [--requests 30] 
 --routes measures only the scenarios it names (comma-separated, as in TARGETS: "poll",
 "round screen", "score sheet", "API buy", "form buy"), to spend a run's time where one change
 may show; --table-minutes 0 leaves out the live table (the first load is still measured).
+Ratios move with the machine's load; what each request costs in counts that do not (SQL
+statements, function calls, callgrind's instructions), for this tree and any other side by
+side, is bench/request_costs.py's.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ def create_app(config: dict[str, object] | None = None, served_on: Sequence[str]
     when no TRUSTED_HOSTS or PUBLIC_URL is set (security.trusted_hosts).
     """
     from . import config as settings
+    from .pages.rendering import Templates
 
     app = Flask(
         __name__,
@@ -32,6 +33,7 @@ def create_app(config: dict[str, object] | None = None, served_on: Sequence[str]
         template_folder=bundled("templates"),
         static_folder=bundled("static"),
     )
+    app.jinja_environment = Templates  # before anything asks for app.jinja_env
     settings.configure(app, config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
 

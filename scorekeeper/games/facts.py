@@ -1,8 +1,9 @@
 """A game's facts read as one value (rules.game_facts.GameFacts): Core selects, no ORM objects.
 
-Any number of games in the same seven statements (games, seats, rounds, hands, buys, open
-"May I?" calls, hands entered on the seats' phones), one more only when a table's person was
-merged into another; the rules engine derives the rest.
+Any number of games in the same five statements (games, seats, rounds, hands, buys), one more
+for the open "May I?" calls and one for the hands entered on the seats' phones only when a game
+read has any (the games' statement says whether), one more when a table's person was merged
+into another; the rules engine derives the rest.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection
 from dataclasses import replace
 
-from sqlalchemy import ColumnElement, Text, cast, select
+from sqlalchemy import ColumnElement, Text, cast, exists, select
 
 from ..extensions import db
 from ..models import Buy, Game, Round, RoundResult, Seat, SeatCall, SeatHand, TablePlayer
@@ -40,6 +41,12 @@ HEAD = (
     Game.updated_at,
     cast(Game.rules_json, Text),
 )
+# Whether a game has open calls, and hands entered on the seats' phones: most games have
+# neither, so their two statements are left out (issue 19: two of seven a facts read).
+SEAT_FACTS = (
+    exists().where(SeatCall.game_id == Game.id, SeatCall.closed_at.is_(None)),
+    exists().where(SeatHand.game_id == Game.id),
+)
 
 
 def read_game(game_id: int) -> GameFacts | None:
@@ -64,26 +71,31 @@ def _read(
 ) -> list[GameFacts]:
     """The games `where` selects, each with its seats and (unless `known`) its rounds and open
     calls."""
-    heads = {
-        row[0]: GameFacts(*row)
-        for row in db.session.execute(select(*HEAD).where(where).order_by(Game.id))
-    }
-    if not heads:
+    rows = db.session.execute(select(*HEAD, *SEAT_FACTS).where(where).order_by(Game.id)).all()
+    if not rows:
         return []
     seats = _seats(where)
-    games = {gid: replace(head, seats=tuple(seats[gid])) for gid, head in heads.items()}
-    wanted = [gid for gid, game in games.items() if known is None or not known(game)]
+    games = {row[0]: GameFacts(*row[: len(HEAD)], seats=tuple(seats[row[0]])) for row in rows}
+    wanted = {gid for gid, game in games.items() if known is None or not known(game)}
     if wanted:
-        named = where if len(wanted) > MAX_NAMED else Game.id.in_(wanted)
-        rounds, calls, entered = _rounds(named), _calls(named), _entered(named)
+        rounds = _rounds(_named(where, wanted))
+        calling = [row[0] for row in rows if row[0] in wanted and row[-2]]
+        entering = [row[0] for row in rows if row[0] in wanted and row[-1]]
+        calls = _calls(_named(where, calling)) if calling else {}
+        entered = _entered(_named(where, entering)) if entering else {}
         for gid in wanted:
             games[gid] = replace(
                 games[gid],
                 rounds=tuple(rounds[gid]),
-                calls=tuple(calls[gid]),
-                entered=tuple(entered[gid]),
+                calls=tuple(calls.get(gid, ())),
+                entered=tuple(entered.get(gid, ())),
             )
     return list(games.values())
+
+
+def _named(where: ColumnElement[bool], ids: Collection[int]) -> ColumnElement[bool]:
+    """These of the games `where` selects: by id, or by `where` itself when there are many."""
+    return where if len(ids) > MAX_NAMED else Game.id.in_(list(ids))
 
 
 def _seats(where: ColumnElement[bool]) -> dict[int, list[SeatFacts]]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Any
 
 from flask import redirect, render_template
+from flask.templating import Environment
 from werkzeug.wrappers import Response
 
 from ..extensions import htmx
@@ -20,6 +22,28 @@ from .live import change_answer
 # closes the connection after every 204 (it may carry no Content-Length), so a phone polling
 # every 2 s would open a new connection each time.
 UNCHANGED_HEADERS = [("Content-Length", "0"), ("HX-Reswap", "none")]
+
+
+class Templates(Environment):
+    """Flask's Jinja environment, each template's globals one plain dict (create_app's).
+
+    Jinja gives a template a ChainMap over the environment's globals, which every render copies
+    into its context key by key in Python (`dict(globals, **vars)`, `set(globals)`, and a set
+    difference for each `{% from ... import %}`): about 150 function calls a template with our
+    49 globals, and a poll that carries a change renders 7. Every global is set while the app
+    is built, before any template loads (Jinja asks for that too), so a copy made when a
+    template loads holds the same names, and dict copies it in C.
+
+    Measured (issue 19, 2026-12-04, `bench/request_costs.py --requests 20`, SQLite; function
+    calls a request, docs/PERFORMANCE.md): the round screen 24.2k -> 21.9k, the score sheet
+    8.6k -> 8.2k, a poll that carries a change 13.8k -> 11.5k, a form buy 16.7k -> 13.9k, a
+    live table's minute 481k -> 424k (bd6e921's: 447k); with static_hash's change, callgrind's
+    instructions a round screen 27.7M -> 24.7M and a live table's minute 760M -> 664M.
+    """
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """The environment's globals, then the template's own, copied once at load."""
+        return {**self.globals, **(d or {})}
 
 
 def unchanged() -> Response:
