@@ -10,6 +10,7 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 POLLER = re.compile(r'id="poller"[^>]*hx-get="([^"]+)"', re.S)
 # A region that fetches itself again on the game-changed event (the app before this bench).
@@ -83,6 +84,15 @@ class Client:
         """PUT a JSON body with a bearer token."""
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
         return self.send("PUT", path, body=json.dumps(data), headers=headers)
+
+
+class JsonSender(Protocol):
+    """What plays the bench's game through the API: Client, or bench/request_costs.py's
+    client in-process."""
+
+    def post_json(self, path: str, data: object, token: str | None = None) -> Answer: ...
+
+    def put_json(self, path: str, data: object, token: str) -> Answer: ...
 
 
 @dataclass

@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from client import HX, Answer, Phone, unchanged
-from run import ADMIN_URL, PLAYERS, export_tree, postgres_reachable, scratch_databases
+from run import ADMIN_URL, export_tree, play_game, postgres_reachable, scratch_databases
 
 ROOT = Path(__file__).parent.parent
 PHONES, CHANGES_PER_MINUTE = 6, 4  # as bench/run.py's live table
@@ -124,8 +124,9 @@ class TestClientHTTP:
     def post_form(self, path: str, form: dict[str, str], headers: dict[str, str]) -> Answer:
         return self.send("POST", path, headers, data=form)
 
-    def post_json(self, path: str, data: object, token: str) -> Answer:
-        return self.send("POST", path, {"Authorization": f"Bearer {token}"}, json=data)
+    def post_json(self, path: str, data: object, token: str | None = None) -> Answer:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self.send("POST", path, headers, json=data)
 
     def put_json(self, path: str, data: object, token: str) -> Answer:
         return self.send("PUT", path, {"Authorization": f"Bearer {token}"}, json=data)
@@ -162,23 +163,9 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
 
 
 def set_up_game(app: Any) -> tuple[TestClientHTTP, str, str, int]:
-    """bench/run.py's game: May I? with unlimited buys, six rounds played through the API."""
+    """bench/run.py's game (run.play_game), played in-process."""
     client = TestClientHTTP(app)
-    started = {"ruleset": "unlimited-buys", "players": PLAYERS, "first_dealer": 0}
-    created = client.send("POST", "/api/v1/games", {}, json=started)
-    assert created.status == 201, created.body[:300]
-    game = json.loads(created.body)
-    game_id, token = game["id"], game["links"]["edit_token"]
-    for number in range(1, 7):
-        for seat in range(1, 4):
-            client.post_json(f"/api/v1/games/{game_id}/buys", {"seat": seat}, token)
-        hands = {str(s): {"points": 10 + 5 * s + number} for s in range(8) if s != number % 8}
-        done = client.put_json(
-            f"/api/v1/games/{game_id}/rounds/{number}",
-            {"went_out": number % 8, "hands": hands},
-            token,
-        )
-        assert done.status == 200, done.body[:300]
+    game_id, token = play_game(client)
     return client, f"/g/{game_id}/{token}", token, game_id
 
 

@@ -40,7 +40,7 @@ from pathlib import Path
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).parent))
-from client import HX, Client, Phone, unchanged
+from client import HX, Client, JsonSender, Phone, unchanged
 
 ROOT = Path(__file__).parent.parent
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -161,9 +161,9 @@ class Game:
         self.phone.open()
 
 
-def set_up_game(port: int) -> Game:
-    """Start a game of May I? with unlimited buys and play six rounds through the API."""
-    client = Client(port)
+def play_game(client: JsonSender) -> tuple[int, str]:
+    """Start a game of May I? with unlimited buys and play six rounds through the API, on
+    bench/client.py's Client or another JsonSender; the game's id and edit link."""
     created = client.post_json(
         "/api/v1/games",
         {"ruleset": "unlimited-buys", "players": PLAYERS, "first_dealer": 0},
@@ -181,7 +181,13 @@ def set_up_game(port: int) -> Game:
             token,
         )
         assert done.status == 200, done.body[:300]
-    return Game(client, game_id, token)
+    return game_id, token
+
+
+def set_up_game(port: int) -> Game:
+    """The bench's game (play_game), served on the port."""
+    client = Client(port)
+    return Game(client, *play_game(client))
 
 
 Timed = Callable[[int], float]
