@@ -66,8 +66,8 @@ def check_link(game_id: int, token: str | None, *, change: bool) -> GameAccess:
 
 
 def game_row(game_id: int) -> Game:
-    """The game's ORM row, for the changes still written through the ORM (a round's end, an
-    undo, a new link); its facts are read as GameFacts, never from it."""
+    """The game's ORM row, for the one change still written through the ORM (a new link); its
+    facts are read as GameFacts, never from it."""
     return db.session.get_one(Game, game_id)
 
 

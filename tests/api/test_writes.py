@@ -1,6 +1,7 @@
 """A change to the round being played answers, and keeps, the game a fresh read shows, and
 writes the same history rows as ever: whether it starts from a kept state or from the facts.
-A saved round's end answers and keeps the facts and state a fresh read makes."""
+A saved round's end and an undo of each kind of change answer and keep the facts and state
+a fresh read makes: each is written in plain statements, nothing read back."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from scorekeeper.kept import EXTENSION, state_at
 from scorekeeper.models import Change
 from scorekeeper.rules.game_state import GameState
 
-from .conftest import Api, assert_problem
+from .conftest import Api, assert_problem, buys_of
 
 pytestmark = pytest.mark.storage
 
@@ -139,13 +140,14 @@ def as_read(state: GameState) -> GameState:
 
 
 def saved_and_read(app: Flask, api: Api) -> tuple[GameState, GameState]:
-    """The state the last save answered and kept, and the one a fresh read of the facts makes."""
+    """The state the last change (a save, an undo) answered and kept, and the one a fresh read
+    of the facts makes."""
     with app.app_context():
         facts = read_game(api.game_id)
         db.session.remove()
         assert facts is not None
         answered = state_at(api.game_id, facts.version)
-    assert answered is not None, "the save kept no state at the version it wrote"
+    assert answered is not None, "the change kept no state at the version it wrote"
     return as_read(answered), as_read(game_state(facts))
 
 
@@ -198,3 +200,56 @@ def test_a_correction_the_later_rounds_refuse_is_rolled_back(app: Flask, api: Ap
     refused = assert_problem(api.end_round(7, "Ben", {"Anna": 5, "Carla": 6}), 422)
     assert "No tiebreaker round is needed" in str(refused), refused
     assert api.state() == before
+
+
+def undo_as_read(app: Flask, api: Api, kind: str, forget: bool) -> Any:
+    """Undo the newest change, which is of `kind`: its answer and the state it keeps are what a
+    fresh read makes, that change is marked undone, and the undo's own entry names it."""
+    if forget:  # as on a server process that did not see the game's last version
+        app.extensions.pop(KEPT, None)
+    answer = api.ok("post", f"{api.url}/undo", {"action_id": f"u{api.version()}"})
+    assert answer == fresh(api), kind
+    answered, read = saved_and_read(app, api)
+    assert answered.facts == read.facts, kind
+    assert answered == read, kind
+    with app.app_context():
+        undo = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
+        assert (undo.kind, undo.after) == ("undo", None)
+        undone = db.session.get_one(Change, undo.before["change_id"])
+        assert (undo.round_number, undo.seat) == (undone.round_number, undone.seat)
+        assert undo.action_id == f"u{undo.version - 1}" and undo.undone_at is None
+        assert undone.kind == kind and undone.undone_at is not None
+    return answer
+
+
+@pytest.mark.parametrize("forget", [False, True], ids=["kept", "read"])
+def test_each_undo_answers_and_keeps_the_facts_and_state_a_fresh_read_makes(
+    app: Flask, api: Api, forget: bool
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"], ruleset="unlimited-buys")
+    api.buy("Ben")
+    assert buys_of(undo_as_read(app, api, "buy", forget)) == [0, 0, 0]
+    api.buy("Ben")
+    api.ok("post", f"{api.url}/buys/remove", {"seat": 1})
+    # The take-back undone puts a new buy row back; undoing the buy then takes that one off.
+    assert buys_of(undo_as_read(app, api, "buy_removed", forget)) == [0, 1, 0]
+    assert buys_of(undo_as_read(app, api, "buy", forget)) == [0, 0, 0]
+    api.ok("post", f"{api.url}/run-outs", {"seen": 0}, status=201)
+    assert undo_as_read(app, api, "run_out", forget)["current_round"]["run_outs"] == 0
+    api.ok("post", f"{api.url}/down", {"seat": 2}, status=201)
+    assert undo_as_read(app, api, "down", forget)["current_round"]["down"] == []
+    api.ok("post", f"{api.url}/down", {"seat": 2}, status=201)
+    api.ok("post", f"{api.url}/down", {"seat": 2, "down": False}, status=201)
+    assert undo_as_read(app, api, "down_removed", forget)["current_round"]["down"] == [2]
+    api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"})
+    reopened = undo_as_read(app, api, "result", forget)[
+        "current_round"
+    ]  # a round's first end: open again
+    assert (reopened["number"], reopened["down"]) == (1, [2])
+    api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"})
+    api.end_round(2, "Carla", {"Anna": 5, "Ben": "KC KD"})
+    saved = api.state()["rounds"][0]
+    api.end_round(1, "Ben", {"Anna": 30, "Carla": 15})  # a correction
+    assert undo_as_read(app, api, "result", forget)["current_round"]["number"] == 3
+    assert api.state()["rounds"][0] == saved  # the round's end as first saved
+    assert undo_as_read(app, api, "result", forget)["current_round"]["number"] == 2
