@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..database import lock_writes
@@ -238,13 +239,18 @@ def undo_last(
     return Undone(change, after)
 
 
-def rotate_link(state: GameState, role: Role) -> str:
-    """Replace the game's edit or view link; the history notes it, never the link itself."""
-    game = game_links.game_row(state.facts.id)
+def rotate_link(state: GameState, role: Role) -> GameState:
+    """Replace the game's edit or view link; the history notes it, never the link itself.
+    Answers the state with the new link."""
+    game = state.facts
     token = game_links.rotate(game, role)
-    history.add(game, "rotate_link", None, after={"role": role})
-    db.session.commit()
-    return token
+    version, now = history.write(
+        game.id, game.version, "rotate_link", None, None, after={"role": role}
+    )
+    changed = replace(game, version=version, updated_at=now)
+    if role == "edit":
+        return writes.finish(state, replace(changed, edit_token=token))
+    return writes.finish(state, replace(changed, view_token=token))
 
 
 def _check_buys_unchanged(

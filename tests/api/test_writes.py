@@ -1,7 +1,7 @@
 """A change to the round being played answers, and keeps, the game a fresh read shows, and
 writes the same history rows as ever: whether it starts from a kept state or from the facts.
-A saved round's end and an undo of each kind of change answer and keep the facts and state
-a fresh read makes: each is written in plain statements, nothing read back."""
+A saved round's end, an undo of each kind of change and a replaced link answer and keep the
+facts and state a fresh read makes: each is written in plain statements, nothing read back."""
 
 from __future__ import annotations
 
@@ -140,8 +140,8 @@ def as_read(state: GameState) -> GameState:
 
 
 def saved_and_read(app: Flask, api: Api) -> tuple[GameState, GameState]:
-    """The state the last change (a save, an undo) answered and kept, and the one a fresh read
-    of the facts makes."""
+    """The state the last change (a save, an undo, a new link) answered and kept, and the one a
+    fresh read of the facts makes."""
     with app.app_context():
         facts = read_game(api.game_id)
         db.session.remove()
@@ -253,3 +253,24 @@ def test_each_undo_answers_and_keeps_the_facts_and_state_a_fresh_read_makes(
     assert undo_as_read(app, api, "result", forget)["current_round"]["number"] == 3
     assert api.state()["rounds"][0] == saved  # the round's end as first saved
     assert undo_as_read(app, api, "result", forget)["current_round"]["number"] == 2
+
+
+def test_a_replaced_link_answers_and_keeps_the_state_a_fresh_read_makes(
+    app: Flask, api: Api
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    old = api.links["edit_token"]
+    links = api.ok("post", f"{api.url}/links/edit", {})
+    assert links["edit"] != old
+    api.links["edit_token"] = links["edit"]
+    answered, read = saved_and_read(app, api)
+    assert answered == read and read.facts.edit_token == links["edit"]
+    assert read.facts.view_token == links["view"]
+    with app.app_context():
+        entry = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
+    assert (entry.kind, entry.round_number, entry.before, entry.after) == (
+        "rotate_link",
+        None,
+        None,
+        {"role": "edit"},
+    )
