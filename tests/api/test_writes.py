@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import Text, cast, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games.facts import read_game
 from scorekeeper.games.state import game_state
 from scorekeeper.kept import EXTENSION, state_at
-from scorekeeper.models import Change
+from scorekeeper.models import Change, RoundResult
 from scorekeeper.rules.game_state import GameState
 
 from .conftest import Api, assert_problem, buys_of
@@ -274,3 +274,35 @@ def test_a_replaced_link_answers_and_keeps_the_state_a_fresh_read_makes(
         None,
         {"role": "edit"},
     )
+
+
+def test_a_round_end_and_its_undo_write_the_history_rows_the_orm_wrote(
+    app: Flask, api: Api
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"})
+    api.ok("post", f"{api.url}/undo", {})
+    with app.app_context():
+        rows = db.session.execute(
+            select(
+                Change.kind,
+                Change.seat.is_(None),
+                Change.before.is_(None),
+                cast(Change.before, Text),
+                Change.after.is_(None),
+                cast(Change.after, Text),
+            ).order_by(Change.id)
+        ).all()
+        hands = db.session.execute(select(cast(RoundResult.cards, Text))).all()
+    # A round's first end has no `before`: the JSON text null, as the ORM wrote a None given.
+    end = (
+        '{"ended_by_stock": false, "cut_bonus_seat": null, "results": ['
+        '{"seat": 0, "went_out": true, "points": 0, "cards": null}, '
+        '{"seat": 1, "went_out": false, "points": 10, "cards": null}, '
+        '{"seat": 2, "went_out": false, "points": 25, "cards": {"K": 1, "JK": 1}}]}'
+    )
+    assert [tuple(row) for row in rows[1:]] == [
+        ("result", True, False, "null", False, end),
+        ("undo", True, False, '{"change_id": 2}', True, None),
+    ]
+    assert hands == []  # the round open again
