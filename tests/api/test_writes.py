@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import Text, cast, select
+from sqlalchemy import Text, cast, insert, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games.facts import read_game
@@ -306,3 +306,30 @@ def test_a_round_end_and_its_undo_write_the_history_rows_the_orm_wrote(
         ("undo", True, False, '{"change_id": 2}', True, None),
     ]
     assert hands == []  # the round open again
+
+
+def test_an_undo_the_rules_refuse_is_rolled_back(app: Flask, api: Api) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    for number in range(1, 7):
+        out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
+        api.end_round(number, out, {other: 10, "Ben": 50})
+    api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
+    api.end_round(8, "Carla", {"Anna": "JK 5S"})  # the tiebreaker
+    before, version = api.state(), api.version()
+    # A history entry (as a restored file could hold one) whose `before` puts back a round 7
+    # that ties nobody: the tiebreaker after it has no place, so the rules refuse the undo.
+    untied = {"ended_by_stock": False, "cut_bonus_seat": None, "results": [
+        {"seat": 0, "went_out": False, "points": 5, "cards": None},
+        {"seat": 1, "went_out": True, "points": 0, "cards": None},
+        {"seat": 2, "went_out": False, "points": 6, "cards": None},
+    ]}  # fmt: skip
+    with app.app_context():
+        entry = {"game_id": api.game_id, "kind": "result", "round_number": 7, "version": version}
+        db.session.execute(insert(Change), [entry | {"before": untied, "after": None}])
+        db.session.commit()
+    refused = assert_problem(api.call("post", f"{api.url}/undo", {}), 422)
+    assert "No tiebreaker round is needed" in str(refused), refused
+    assert api.state() == before and api.version() == version
+    with app.app_context():
+        newest = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
+    assert (newest.kind, newest.undone_at) == ("result", None)  # not marked, no undo entry
