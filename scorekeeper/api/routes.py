@@ -216,8 +216,9 @@ def undo_create(game_id: int) -> tuple[Response, int]:
     """Undo the newest change that is not yet undone."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     undo = read(Action)
-    actions.undo_last(state, undo.action_id, undo.version)
-    return answer(Game.of(reread(game_id)))
+    undone = actions.undo_last(state, undo.action_id, undo.version)
+    # A repeated action id changed nothing: the game as it stands is `state`, read with the lock.
+    return answer(Game.of(state if undone is None else undone.state))
 
 
 @bp.get(f"{GAME}/history")

@@ -25,11 +25,8 @@ def links_create(game_id: int, role: str) -> tuple[Response, int]:
     """Replace the edit or view link (edit link only); the old one answers 410 from now on."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     read(LinkChange)  # its version is taken; a new link conflicts with no other change
-    token = actions.rotate_link(state, "edit" if role == "edit" else "view")
-    edit, view = state.facts.edit_token, state.facts.view_token
-    return answer(
-        Links(edit=token if role == "edit" else edit, view=token if role == "view" else view)
-    )
+    replaced = actions.rotate_link(state, "edit" if role == "edit" else "view").facts
+    return answer(Links(edit=replaced.edit_token, view=replaced.view_token))
 
 
 def register(bp: Blueprint, game: str) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import NamedTuple
 
 from ..database import lock_writes
 from ..extensions import db
 from ..link_tokens import Role, new_token
-from ..models import Change, Game, Round, Seat, TablePlayer
+from ..models import Change, Game, Seat, TablePlayer
 from ..rules.arbiter import buy_refusal
 from ..rules.deal import deal_for
 from ..rules.errors import RuleError
@@ -21,9 +23,16 @@ from ..rules.ruleset_json import ruleset_to_dict
 from ..rules.stock import RunOut, buy_after_stock_refusal, stock_ran_out
 from . import game_links, history, seat_links, writes
 from .refusals import Conflict
-from .state import game_state, load_game
 
 CHOOSE_DISCARDER = msg(N_("Choose who discarded."))
+NOTHING_TO_UNDO = N_("There is nothing to undo.")
+
+
+class Undone(NamedTuple):
+    """An undo made: the change it took back, and the game's state after it."""
+
+    change: Change
+    state: GameState
 
 
 def create_game(
@@ -199,14 +208,18 @@ def add_run_out(
 
 def undo_last(
     state: GameState, action_id: str | None = None, base_version: int | None = None
-) -> Change | None:
+) -> Undone | None:
     """Undo the newest change that is not yet undone, if it is the one this phone saw; answers
-    the change taken back (None for a repeat of an undo already made)."""
+    the change taken back and the state it leaves (None for a repeat of an undo already made).
+
+    What the change replaced is put back with plain statements (games/writes.take_back) and the
+    rules check the whole game from the facts that makes in memory: nothing is read back.
+    """
     if history.already_done(state.facts, action_id):
         return None
     change = history.last_undoable(state.facts)
     if change is None or change.kind == "create":
-        raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
+        raise RuleError(msg(NOTHING_TO_UNDO), field="undo")
     newer = [] if base_version is None else history.changes_since(state.facts, base_version)
     if newer:
         what = history.describe(newer[-1], state.names, len(state.rules.rounds))
@@ -215,28 +228,29 @@ def undo_last(
             what=what,
         )
         raise Conflict(message, field="undo")
-    game = game_links.game_row(state.facts.id)
-    history.reverse(game, change)
-    check_consistent(game)
-    history.add(
-        game,
-        "undo",
-        action_id,
-        round_number=change.round_number,
-        seat=change.seat,
-        before={"change_id": change.id},
+    record = None if change.round_number is None else state.facts.round(change.round_number)
+    if record is None:
+        raise RuleError(msg(NOTHING_TO_UNDO), field="undo")
+    put_back = writes.take_back(record, change)
+    history.mark_undone(change)
+    after = writes.commit(
+        state, put_back, "undo", action_id, seat=change.seat, before={"change_id": change.id}
     )
-    db.session.commit()
-    return change
+    return Undone(change, after)
 
 
-def rotate_link(state: GameState, role: Role) -> str:
-    """Replace the game's edit or view link; the history notes it, never the link itself."""
-    game = game_links.game_row(state.facts.id)
+def rotate_link(state: GameState, role: Role) -> GameState:
+    """Replace the game's edit or view link; the history notes it, never the link itself.
+    Answers the state with the new link."""
+    game = state.facts
     token = game_links.rotate(game, role)
-    history.add(game, "rotate_link", None, after={"role": role})
-    db.session.commit()
-    return token
+    version, now = history.write(
+        game.id, game.version, "rotate_link", None, None, after={"role": role}
+    )
+    changed = replace(game, version=version, updated_at=now)
+    if role == "edit":
+        return writes.finish(state, replace(changed, edit_token=token))
+    return writes.finish(state, replace(changed, view_token=token))
 
 
 def _check_buys_unchanged(
@@ -262,27 +276,3 @@ def _playing(state: GameState, seat: int | None = None) -> CurrentRound:
     if seat is not None and seat not in state.current.seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="seat")
     return state.current
-
-
-def round_row(game: Game, current: CurrentRound | None) -> Round:
-    """The stored row of the current round, created on its first fact."""
-    if current is None:
-        raise RuleError(msg(N_("This game is over.")), field="game")
-    for row in game.rounds:
-        if row.number == current.number:
-            return row
-    tied = list(current.seats) if current.is_tiebreaker else None
-    row = Round(number=current.number, dealer=current.dealer, tiebreak_seats=tied)
-    game.rounds.append(row)
-    return row
-
-
-def check_consistent(game: Game) -> GameState:
-    """Read the changed facts through the rules, and answer the state they make; a refusal
-    there rolls the change back."""
-    db.session.flush()
-    try:
-        return game_state(load_game(game.id))
-    except RuleError:
-        db.session.rollback()
-        raise

@@ -2,26 +2,21 @@
 
 Both front doors open a game here: check the link, and for a change take the game's lock
 first, so a second phone's change waits and then sees the first one's. What a game's links
-share with a table's (tokens, refusals, rotation) is in link_tokens.
+share with a table's (tokens, refusals) is in link_tokens; a game's link is replaced here, in
+plain statements, as every change of a game is written (games/writes.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from ..database import lock_game, lock_game_row
 from ..extensions import db
-from ..link_tokens import (
-    Access,
-    LinkKind,
-    LinkRefused,
-    Role,
-    checked,
-)
-from ..link_tokens import rotate as rotate_link
+from ..link_tokens import Access, LinkKind, LinkRefused, Role, checked, new_token
 from ..models import LARGEST_INTEGER, Game, RetiredLink
+from ..rules.game_facts import GameFacts
 from ..rules.messages import N_, msg
 
 NO_LINK = N_("Send the game's link token in an Authorization: Bearer header.")
@@ -65,12 +60,14 @@ def check_link(game_id: int, token: str | None, *, change: bool) -> GameAccess:
     return GameAccess(game_id, token, access.role, int(found.version), locked=change)
 
 
-def game_row(game_id: int) -> Game:
-    """The game's ORM row, for the changes still written through the ORM (a round's end, an
-    undo, a new link); its facts are read as GameFacts, never from it."""
-    return db.session.get_one(Game, game_id)
-
-
-def rotate(game: Game, role: Role) -> str:
-    """Replace one of the game's links; the old one stops working at once."""
-    return rotate_link(GAME_LINKS, game, role)
+def rotate(game: GameFacts, role: Role) -> str:
+    """Replace one of the game's links, as link_tokens.rotate does a table's, in two plain
+    statements: the old one kept as retired (it answers 410 from now on), the new one written.
+    The caller writes the history entry and commits."""
+    old = game.edit_token if role == "edit" else game.view_token
+    token = new_token()
+    connection = db.session.connection()
+    connection.execute(insert(RetiredLink), {"game_id": game.id, "token": old})
+    column = Game.edit_token if role == "edit" else Game.view_token
+    connection.execute(update(Game).where(Game.id == game.id).values({column: token}))
+    return token

@@ -1,4 +1,11 @@
-"""The change history: every action written with what it replaced, so it can be undone."""
+"""The change history: every action written with what it replaced, so it can be undone.
+
+Every change of a game's play writes its entry and the version bump with `write` (plain
+statements, games/writes.py), a new game's first with `add`. What an entry holds before and
+after is plain data of fixed shapes (a round's end as `snapshot` has it, for one), which
+undo puts back (games/writes.take_back) and a table's backup carries
+(tables/backup_history.py): they never change, or older histories could not be undone.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +13,11 @@ from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
-from ..models import Buy, Change, Game, Round, RoundResult, utcnow
-from ..rules.errors import RuleError
-from ..rules.game_facts import GameFacts
+from ..models import Change, Game, utcnow
+from ..rules.game_facts import GameFacts, RoundFacts
 from ..rules.messages import C_, N_, Message, msg
 
 # Every kind of change the history holds; the API and the backup name them with this list.
@@ -21,7 +28,7 @@ ChangeKind = Literal[
 
 
 def add(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
-    """Add one change to the game's history and bump its version."""
+    """Add one change to a new game's history (actions.create_game) and bump its version."""
     change = Change(game_id=game.id, kind=kind, action_id=action_id or None, **facts)
     game.version += 1
     change.version = game.version
@@ -31,19 +38,25 @@ def add(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
 
 
 def write(
-    game_id: int, version: int, kind: str, action_id: str | None, round_number: int, **facts: Any
+    game_id: int,
+    version: int,
+    kind: str,
+    action_id: str | None,
+    round_number: int | None,
+    **facts: Any,
 ) -> tuple[int, datetime]:
-    """`add` for a change written past the ORM (games/writes.py): the same history row and
-    version bump, one INSERT and one UPDATE; answers the new version and the time of the change.
+    """Write one change to the game's history and bump its version, one INSERT and one
+    UPDATE (games/writes.py); answers the new version and the time of the change.
 
+    A fact not given is SQL NULL; a None given is written as the ORM wrote it (SQL NULL for a
+    seat, the JSON text null for `before`: a round's first end), so histories stay as they were.
     `version` is the one read with the game's lock, so the bump finds it: anything else is a
     change that skipped the lock, refused here rather than left for a kept state to hide.
     """
     now, bumped = utcnow(), version + 1
-    given = {key: value for key, value in facts.items() if value is not None}  # None: not given
     row = {"game_id": game_id, "action_id": action_id or None, "kind": kind, "version": bumped}
     connection = db.session.connection()
-    connection.execute(insert(Change), row | given | {"round_number": round_number})
+    connection.execute(insert(Change), row | facts | {"round_number": round_number})
     moved = connection.execute(
         update(Game)
         .where(Game.id == game_id, Game.version == version)
@@ -99,59 +112,27 @@ def last_undoable(game: Game | GameFacts) -> Change | None:
     return db.session.scalar(query)
 
 
-def snapshot(round_row: Round) -> dict[str, Any] | None:
+def mark_undone(change: Change) -> None:
+    """Mark a change undone (one UPDATE), and the loaded row with it: undo passes it by now."""
+    now = utcnow()
+    db.session.connection().execute(
+        update(Change).where(Change.id == change.id).values(undone_at=now)
+    )
+    set_committed_value(change, "undone_at", now)  # as stored: no flush writes it again
+
+
+def snapshot(played: RoundFacts) -> dict[str, Any] | None:
     """A round's end as plain data: how it ended and every hand; None while it is open."""
-    if not round_row.results:
+    if not played.results:
         return None
     return {
-        "ended_by_stock": round_row.ended_by_stock,
-        "cut_bonus_seat": round_row.cut_bonus_seat,
+        "ended_by_stock": played.ended_by_stock,
+        "cut_bonus_seat": played.cut_bonus_seat,
         "results": [
             {"seat": r.seat, "went_out": r.went_out, "points": r.points, "cards": r.cards}
-            for r in round_row.results
+            for r in played.results
         ],
     }
-
-
-def restore(round_row: Round, data: dict[str, Any] | None) -> None:
-    """Put a round's end back as a snapshot had it (None reopens the round)."""
-    round_row.results.clear()
-    db.session.flush()
-    round_row.ended_by_stock = bool(data and data["ended_by_stock"])
-    round_row.cut_bonus_seat = data["cut_bonus_seat"] if data else None
-    round_row.ended_at = utcnow() if data else None
-    for result in data["results"] if data else ():
-        round_row.results.append(RoundResult(**result))
-
-
-def reverse(game: Game, change: Change) -> None:
-    """Undo one change by putting back what it replaced."""
-    round_row = next((r for r in game.rounds if r.number == change.round_number), None)
-    if round_row is None:
-        raise RuleError(msg(N_("There is nothing to undo.")), field="undo")
-    if change.kind == "buy":
-        buy = _last_buy(round_row, change.seat)
-        if buy is not None:
-            round_row.buys.remove(buy)
-    elif change.kind == "buy_removed":
-        round_row.buys.append(Buy(seat=change.seat))
-    elif change.kind == "run_out":
-        round_row.run_outs = (change.before or {}).get("run_outs", 0)
-    elif change.kind == "result":
-        restore(round_row, change.before)
-    elif change.kind in ("down", "down_removed"):
-        round_row.down_seats = (change.before or {}).get("down") or None
-    change.undone_at = utcnow()
-
-
-def _last_buy(round_row: Round, seat: int | None) -> Buy | None:
-    """The seat's newest buy of the round: the one an undo of its buy takes off.
-
-    Undo goes newest first, so every later change of that seat's buys is undone already: its
-    newest buy is the one the buy made, or the row an undone take-back put back in its place
-    (a new row, so the buy's own id, kept in its history entry, may name nothing any more).
-    """
-    return max((b for b in round_row.buys if b.seat == seat), key=lambda b: b.id or 0, default=None)
 
 
 def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Message:

@@ -59,8 +59,8 @@ def as_it_stands(game_id: int) -> GameState:
 
 
 def reread(game_id: int) -> GameState:
-    """The game's state as it stands now, its facts read again: after a change written through
-    the ORM (a new game, an undo) committed, or after a refusal rolled back."""
+    """The game's state as it stands now, its facts read again: after a change that answers no
+    state (a new game, a hand sent back to its phone) committed, or after a refusal rolled back."""
     state = game_state(load_game(game_id))
     keep_state(state)
     return state

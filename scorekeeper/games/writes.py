@@ -1,11 +1,13 @@
-"""Changes to the round being played: plain statements that answer the new facts.
+"""Changes to a game's rounds: plain statements that answer the new facts.
 
 A buy, a buy taken back, a contract marked down and a stock run-out each change one row of
-the current round (or add its first). Each starts from the game's state at the version read
-with its lock (games/opening.open_for_change), writes its rows as Core statements (the
-round's fact, the history entry, the version bump: one transaction), and answers the facts
-those statements make (`dataclasses.replace` of the ones it started from), derived by the
-rules engine. Nothing is read again and no ORM object is made.
+the current round (or add its first); a round's end (or its correction) writes the round's
+hands, and an undo puts back what one change replaced. Each starts from the game's state at
+the version read with its lock (games/opening.open_for_change), writes its rows as Core
+statements (the round's facts, the history entry, the version bump: one transaction), and
+answers the facts those statements make (`dataclasses.replace` of the ones it started from),
+derived by the rules engine before the commit: a refusal there rolls everything back. Nothing
+is read again and no ORM object is made.
 """
 
 from __future__ import annotations
@@ -16,8 +18,16 @@ from typing import Any
 from sqlalchemy import delete, insert, update
 
 from ..extensions import db
-from ..models import Buy, Round, utcnow
-from ..rules.game_facts import BuyFacts, CallFacts, RoundFacts
+from ..models import Buy, Change, Round, RoundResult, utcnow
+from ..rules.errors import RuleError
+from ..rules.game_facts import (
+    BuyFacts,
+    CallFacts,
+    EnteredHand,
+    GameFacts,
+    ResultFacts,
+    RoundFacts,
+)
 from ..rules.game_state import GameState
 from . import history, opening
 from .state import game_state
@@ -67,23 +77,86 @@ def set_round(record: RoundFacts, **values: Any) -> RoundFacts:
     return replace(record, **frozen)
 
 
+def end_round(record: RoundFacts, end: dict[str, Any] | None) -> RoundFacts:
+    """Write how the round ended as `end` has it (history.snapshot's shape; None reopens the
+    round): its hands deleted and inserted again. The round with them, in order of seat (as
+    games/facts.py reads them)."""
+    connection = db.session.connection()
+    if record.results:
+        connection.execute(delete(RoundResult).where(RoundResult.round_id == record.id))
+    results: list[dict[str, Any]] = end["results"] if end else []
+    by_stock = bool(end and end["ended_by_stock"])
+    cut: int | None = end["cut_bonus_seat"] if end else None
+    connection.execute(
+        update(Round)
+        .where(Round.id == record.id)
+        .values(ended_by_stock=by_stock, cut_bonus_seat=cut, ended_at=utcnow() if end else None)
+    )
+    if results:
+        connection.execute(insert(RoundResult), [{"round_id": record.id, **r} for r in results])
+    hands = sorted((ResultFacts(**hand) for hand in results), key=lambda hand: hand.seat)
+    return replace(record, ended_by_stock=by_stock, cut_bonus_seat=cut, results=tuple(hands))
+
+
+def take_back(record: RoundFacts, change: Change) -> RoundFacts:
+    """Put back in the round what `change` replaced (an undo); the round as that leaves it."""
+    before = change.before or {}
+    if change.kind == "buy":
+        buy = _last_buy(record, change.seat)
+        return record if buy is None else remove_buy(record, buy)
+    if change.kind == "buy_removed" and change.seat is not None:
+        return add_buy(record, change.seat)
+    if change.kind == "run_out":
+        return set_round(record, run_outs=before.get("run_outs", 0))
+    if change.kind in ("down", "down_removed"):
+        return set_round(record, down_seats=before.get("down") or None)
+    if change.kind == "result":
+        return end_round(record, change.before)
+    return record
+
+
+def _last_buy(record: RoundFacts, seat: int | None) -> BuyFacts | None:
+    """The seat's newest buy of the round (the highest id): the one an undo of its buy takes off.
+
+    Undo goes newest first, so every later change of that seat's buys is undone already: its
+    newest buy is the one the buy made, or the row an undone take-back put back in its place
+    (a new row, so the buy's own id, kept in its history entry, may name nothing any more).
+    """
+    return max((b for b in record.buys if b.seat == seat), key=lambda b: b.id, default=None)
+
+
 def commit(
     state: GameState,
     record: RoundFacts,
     kind: str,
     action_id: str | None,
     calls: tuple[CallFacts, ...] | None = None,
+    entered: tuple[EnteredHand, ...] | None = None,
     **facts: Any,
 ) -> GameState:
-    """Write the history entry and the version bump, derive the state they make, commit, and
-    keep that state. Derived before the commit: a surprise there writes nothing. `calls`: the
-    open calls left, when the change closed some in its transaction (games/calls.grant)."""
+    """Write the history entry and the version bump for a change of `record`'s round, then
+    finish with the facts they make. `calls`: the open calls left, when the change closed some
+    in its transaction (games/calls.grant); `entered`: the phones' entries left (a round's save
+    clears its own)."""
     game = state.facts
     version, now = history.write(game.id, game.version, kind, action_id, record.number, **facts)
     changed = replace(game, version=version, updated_at=now, rounds=game.with_round(record))
     if calls is not None:
         changed = replace(changed, calls=calls)
-    derived = game_state(changed, state.rules)
+    if entered is not None:
+        changed = replace(changed, entered=entered)
+    return finish(state, changed)
+
+
+def finish(state: GameState, changed: GameFacts) -> GameState:
+    """Derive the state the written facts make, commit, and keep it. Derived before the
+    commit: a refusal of the rules (a correction the later rounds cannot follow, an undo that
+    leaves no game to play) rolls the whole change back."""
+    try:
+        derived = game_state(changed, state.rules)
+    except RuleError:
+        db.session.rollback()
+        raise
     db.session.commit()
     opening.changed(derived)
     return derived

@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, url_for
 from werkzeug.wrappers import Response
 
 from ..games import actions
-from ..games.opening import open_for_change, reread
+from ..games.opening import open_for_change
 from ..games.undone import undone_message
 from ..i18n import translate
 from ..rules.errors import RuleError
@@ -24,13 +24,13 @@ def undo(game_id: int) -> Response:
     state = open_for_change(game_id, current_access())
     back = local_target(url_for("games.show", game_id=game_id))
     try:
-        change = actions.undo_last(state, posted_action_id(), posted_version())
+        undone = actions.undo_last(state, posted_action_id(), posted_version())
     except RuleError as error:
         flash(translate(error.message), "error")
         return redirect(back, code=303)
-    if change is None:  # a repeat of an undo already made: it said so the first time
+    if undone is None:  # a repeat of an undo already made: it said so the first time
         return redirect(back, code=303)
-    state = reread(game_id)
+    change, state = undone
     flash(translate(undone_message(change, state.names, len(state.rules.rounds))), "success")
     if change.kind == "result" and state.seats_of(change.round_number) is not None:
         form = url_for("rounds.edit", game_id=game_id, number=change.round_number, undone=change.id)

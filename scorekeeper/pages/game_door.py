@@ -85,5 +85,7 @@ def confirm_replace(game_id: int, role: str) -> Response:
 def replace(game_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""
     replacing = role_named(role)
-    token = actions.rotate_link(open_for_change(game_id, current_access()), replacing)
-    return GAMES.replaced(game_id, replacing, token)
+    replaced = actions.rotate_link(open_for_change(game_id, current_access()), replacing).facts
+    return GAMES.replaced(
+        game_id, replacing, replaced.edit_token if replacing == "edit" else replaced.view_token
+    )

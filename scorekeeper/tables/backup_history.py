@@ -1,8 +1,8 @@
 """A restored game's history, checked kind by kind: what the history page reads and what undo
 puts back are of the shapes live entry writes, and name the game's own seats and rounds.
 
-Undo itself checks what it puts back against the rules (games/actions.check_consistent), as
-for any game; here the file's entries are only made safe for it to read.
+Undo itself checks what it puts back against the rules (games/writes.finish, before its
+commit), as for any game; here the file's entries are only made safe for it to read.
 """
 
 from __future__ import annotations

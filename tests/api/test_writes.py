@@ -1,6 +1,7 @@
 """A change to the round being played answers, and keeps, the game a fresh read shows, and
 writes the same history rows as ever: whether it starts from a kept state or from the facts.
-A saved round's end answers and keeps the facts and state a fresh read makes."""
+A saved round's end, an undo of each kind of change and a replaced link answer and keep the
+facts and state a fresh read makes: each is written in plain statements, nothing read back."""
 
 from __future__ import annotations
 
@@ -10,16 +11,16 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import Text, cast, insert, select
 
 from scorekeeper.extensions import db
 from scorekeeper.games.facts import read_game
 from scorekeeper.games.state import game_state
 from scorekeeper.kept import EXTENSION, state_at
-from scorekeeper.models import Change
+from scorekeeper.models import Change, RoundResult
 from scorekeeper.rules.game_state import GameState
 
-from .conftest import Api, assert_problem
+from .conftest import Api, assert_problem, buys_of
 
 pytestmark = pytest.mark.storage
 
@@ -139,13 +140,14 @@ def as_read(state: GameState) -> GameState:
 
 
 def saved_and_read(app: Flask, api: Api) -> tuple[GameState, GameState]:
-    """The state the last save answered and kept, and the one a fresh read of the facts makes."""
+    """The state the last change (a save, an undo, a new link) answered and kept, and the one a
+    fresh read of the facts makes."""
     with app.app_context():
         facts = read_game(api.game_id)
         db.session.remove()
         assert facts is not None
         answered = state_at(api.game_id, facts.version)
-    assert answered is not None, "the save kept no state at the version it wrote"
+    assert answered is not None, "the change kept no state at the version it wrote"
     return as_read(answered), as_read(game_state(facts))
 
 
@@ -198,3 +200,136 @@ def test_a_correction_the_later_rounds_refuse_is_rolled_back(app: Flask, api: Ap
     refused = assert_problem(api.end_round(7, "Ben", {"Anna": 5, "Carla": 6}), 422)
     assert "No tiebreaker round is needed" in str(refused), refused
     assert api.state() == before
+
+
+def undo_as_read(app: Flask, api: Api, kind: str, forget: bool) -> Any:
+    """Undo the newest change, which is of `kind`: its answer and the state it keeps are what a
+    fresh read makes, that change is marked undone, and the undo's own entry names it."""
+    if forget:  # as on a server process that did not see the game's last version
+        app.extensions.pop(KEPT, None)
+    answer = api.ok("post", f"{api.url}/undo", {"action_id": f"u{api.version()}"})
+    assert answer == fresh(api), kind
+    answered, read = saved_and_read(app, api)
+    assert answered.facts == read.facts, kind
+    assert answered == read, kind
+    with app.app_context():
+        undo = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
+        assert (undo.kind, undo.after) == ("undo", None)
+        undone = db.session.get_one(Change, undo.before["change_id"])
+        assert (undo.round_number, undo.seat) == (undone.round_number, undone.seat)
+        assert undo.action_id == f"u{undo.version - 1}" and undo.undone_at is None
+        assert undone.kind == kind and undone.undone_at is not None
+    return answer
+
+
+@pytest.mark.parametrize("forget", [False, True], ids=["kept", "read"])
+def test_each_undo_answers_and_keeps_the_facts_and_state_a_fresh_read_makes(
+    app: Flask, api: Api, forget: bool
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"], ruleset="unlimited-buys")
+    api.buy("Ben")
+    assert buys_of(undo_as_read(app, api, "buy", forget)) == [0, 0, 0]
+    api.buy("Ben")
+    api.ok("post", f"{api.url}/buys/remove", {"seat": 1})
+    # The take-back undone puts a new buy row back; undoing the buy then takes that one off.
+    assert buys_of(undo_as_read(app, api, "buy_removed", forget)) == [0, 1, 0]
+    assert buys_of(undo_as_read(app, api, "buy", forget)) == [0, 0, 0]
+    api.ok("post", f"{api.url}/run-outs", {"seen": 0}, status=201)
+    assert undo_as_read(app, api, "run_out", forget)["current_round"]["run_outs"] == 0
+    api.ok("post", f"{api.url}/down", {"seat": 2}, status=201)
+    assert undo_as_read(app, api, "down", forget)["current_round"]["down"] == []
+    api.ok("post", f"{api.url}/down", {"seat": 2}, status=201)
+    api.ok("post", f"{api.url}/down", {"seat": 2, "down": False}, status=201)
+    assert undo_as_read(app, api, "down_removed", forget)["current_round"]["down"] == [2]
+    api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"})
+    reopened = undo_as_read(app, api, "result", forget)[
+        "current_round"
+    ]  # a round's first end: open again
+    assert (reopened["number"], reopened["down"]) == (1, [2])
+    api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"})
+    api.end_round(2, "Carla", {"Anna": 5, "Ben": "KC KD"})
+    saved = api.state()["rounds"][0]
+    api.end_round(1, "Ben", {"Anna": 30, "Carla": 15})  # a correction
+    assert undo_as_read(app, api, "result", forget)["current_round"]["number"] == 3
+    assert api.state()["rounds"][0] == saved  # the round's end as first saved
+    assert undo_as_read(app, api, "result", forget)["current_round"]["number"] == 2
+
+
+def test_a_replaced_link_answers_and_keeps_the_state_a_fresh_read_makes(
+    app: Flask, api: Api
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    old = api.links["edit_token"]
+    links = api.ok("post", f"{api.url}/links/edit", {})
+    assert links["edit"] != old
+    api.links["edit_token"] = links["edit"]
+    answered, read = saved_and_read(app, api)
+    assert answered == read and read.facts.edit_token == links["edit"]
+    assert read.facts.view_token == links["view"]
+    with app.app_context():
+        entry = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
+    assert (entry.kind, entry.round_number, entry.before, entry.after) == (
+        "rotate_link",
+        None,
+        None,
+        {"role": "edit"},
+    )
+
+
+def test_a_round_end_and_its_undo_write_the_history_rows_the_orm_wrote(
+    app: Flask, api: Api
+) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    api.end_round(1, "Anna", {"Ben": 10, "Carla": "KC JK"})
+    api.ok("post", f"{api.url}/undo", {})
+    with app.app_context():
+        rows = db.session.execute(
+            select(
+                Change.kind,
+                Change.seat.is_(None),
+                Change.before.is_(None),
+                cast(Change.before, Text),
+                Change.after.is_(None),
+                cast(Change.after, Text),
+            ).order_by(Change.id)
+        ).all()
+        hands = db.session.execute(select(cast(RoundResult.cards, Text))).all()
+    # A round's first end has no `before`: the JSON text null, as the ORM wrote a None given.
+    end = (
+        '{"ended_by_stock": false, "cut_bonus_seat": null, "results": ['
+        '{"seat": 0, "went_out": true, "points": 0, "cards": null}, '
+        '{"seat": 1, "went_out": false, "points": 10, "cards": null}, '
+        '{"seat": 2, "went_out": false, "points": 25, "cards": {"K": 1, "JK": 1}}]}'
+    )
+    assert [tuple(row) for row in rows[1:]] == [
+        ("result", True, False, "null", False, end),
+        ("undo", True, False, '{"change_id": 2}', True, None),
+    ]
+    assert hands == []  # the round open again
+
+
+def test_an_undo_the_rules_refuse_is_rolled_back(app: Flask, api: Api) -> None:
+    api.start(players=["Anna", "Ben", "Carla"])
+    for number in range(1, 7):
+        out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
+        api.end_round(number, out, {other: 10, "Ben": 50})
+    api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
+    api.end_round(8, "Carla", {"Anna": "JK 5S"})  # the tiebreaker
+    before, version = api.state(), api.version()
+    # A history entry (as a restored file could hold one) whose `before` puts back a round 7
+    # that ties nobody: the tiebreaker after it has no place, so the rules refuse the undo.
+    untied = {"ended_by_stock": False, "cut_bonus_seat": None, "results": [
+        {"seat": 0, "went_out": False, "points": 5, "cards": None},
+        {"seat": 1, "went_out": True, "points": 0, "cards": None},
+        {"seat": 2, "went_out": False, "points": 6, "cards": None},
+    ]}  # fmt: skip
+    with app.app_context():
+        entry = {"game_id": api.game_id, "kind": "result", "round_number": 7, "version": version}
+        db.session.execute(insert(Change), [entry | {"before": untied, "after": None}])
+        db.session.commit()
+    refused = assert_problem(api.call("post", f"{api.url}/undo", {}), 422)
+    assert "No tiebreaker round is needed" in str(refused), refused
+    assert api.state() == before and api.version() == version
+    with app.app_context():
+        newest = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
+    assert (newest.kind, newest.undone_at) == ("result", None)  # not marked, no undo entry
