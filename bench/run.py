@@ -5,7 +5,8 @@ baseline in bench/baseline.py, each on its own scratch database, and measures in
 pairs of batches: poll/static, round screen/table, score sheet/table, API buy/insert and
 form buy/insert, as throughput ratios (baseline time / our time) with p99s. Then a 6-phone
 table (every phone polling every 2 s, a change every 15 s that every phone fetches) gives the
-server CPU per table-minute, so tables per core; and the first load's bytes.
+server CPU per table-minute, so tables per core, each version's played a table-minute at a
+time in turn (with --before, the CPU after / before); and the first load's bytes.
 
 Run: .venv/bin/python bench/run.py [--before [REV]] [--pairs 5] [--requests 30] [--profile]
 [--routes poll,round screen] [--table-minutes 0]
@@ -323,6 +324,43 @@ def table_minutes(server: Server, game: Game, minutes: int) -> TableMinute:
     )
 
 
+def interleaved_table_minutes(
+    servers: dict[str, Server], games: dict[str, Game], minutes: int
+) -> tuple[dict[str, TableMinute], list[float]]:
+    """Each version's live table a table-minute at a time, in turn and in alternating order
+    (ABBA), so that the machine's load, which drifts over a run, falls on every version alike;
+    with the last version's CPU over the first's in the whole run and in each half of it (two
+    versions only: the halves show how far one run's figure can be trusted).
+
+    One block of minutes per version, one after the other, let the drift decide: issue 19's
+    PostgreSQL table-minute was higher than bd6e921's in 6 of 9 runs measured that way though
+    its statements were the same and its instructions fewer. A minute is about 200 ms of CPU,
+    20 of the clock ticks /proc counts in, so one minute's ratio alone says little.
+    """
+    names = list(servers)
+    slices: dict[str, list[TableMinute]] = {name: [] for name in names}
+    for minute in range(minutes):
+        for name in names if minute % 2 == 0 else names[::-1]:
+            slices[name].append(table_minutes(servers[name], games[name], 1))
+    ratios = []
+    if len(names) == 2:
+        half = minutes // 2
+        for part in (slice(None), slice(None, half), slice(half, None)):
+            before, after = (sum(m.cpu_ms for m in slices[name][part]) for name in names)
+            ratios.append(after / before)
+    return {name: mean_minute(slices[name]) for name in names}, ratios
+
+
+def mean_minute(minutes: list[TableMinute]) -> TableMinute:
+    """The mean of table-minutes measured one at a time."""
+    return TableMinute(
+        cpu_ms=statistics.fmean(m.cpu_ms for m in minutes),
+        requests=statistics.fmean(m.requests for m in minutes),
+        tapping_phone_per_change=statistics.fmean(m.tapping_phone_per_change for m in minutes),
+        watching_phone_per_change=statistics.fmean(m.watching_phone_per_change for m in minutes),
+    )
+
+
 def first_load(game: Game) -> tuple[int, int]:
     """Bytes a first visit to the round screen transfers; static files a warm reload re-asks."""
     client = Client(game.client.port)
@@ -502,14 +540,18 @@ def run_database(kind: str, versions: dict[str, Path | None], args: argparse.Nam
         ]
         if args.table_minutes <= 0:
             rows = []
-        tables = {
-            name: table_minutes(servers[name], games[name], args.table_minutes)
-            for name in versions
-            if rows
-        }
+        tables, ratios = (
+            ({}, []) if not rows else interleaved_table_minutes(servers, games, args.table_minutes)
+        )
         loads = {name: first_load(games[name]) for name in versions}
         for label, shown in rows:
             print(f"| {label} | " + " | ".join(shown(tables[v]) for v in versions) + " |")
+        if ratios:
+            whole, first, second = ratios
+            print(
+                f"| server CPU after / before, {args.table_minutes} interleaved minutes (each "
+                f"half) | {whole:.3f} ({first:.3f}, {second:.3f}) |"
+            )
         print(
             "| first load of the round screen | "
             + " | ".join(f"{loads[v][0] / 1024:.1f} KB" for v in versions)
