@@ -188,13 +188,18 @@ def test_each_saved_round_answers_the_facts_and_state_a_fresh_read_makes(
     assert saved_and_read(app, api)[1].finished
 
 
-def test_a_correction_the_later_rounds_refuse_is_rolled_back(app: Flask, api: Api) -> None:
+def play_to_a_tiebreaker(api: Api) -> None:
+    """Three players through round 7, Anna and Carla tied after it, and the tiebreaker played."""
     api.start(players=["Anna", "Ben", "Carla"])
     for number in range(1, 7):
         out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
         api.end_round(number, out, {other: 10, "Ben": 50})
     api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
     api.end_round(8, "Carla", {"Anna": "JK 5S"})  # the tiebreaker
+
+
+def test_a_correction_the_later_rounds_refuse_is_rolled_back(app: Flask, api: Api) -> None:
+    play_to_a_tiebreaker(api)
     before = api.state()
     # Round 7 corrected so that Anna and Carla are no longer tied: round 8 has no place.
     refused = assert_problem(api.end_round(7, "Ben", {"Anna": 5, "Carla": 6}), 422)
@@ -309,12 +314,7 @@ def test_a_round_end_and_its_undo_write_the_history_rows_the_orm_wrote(
 
 
 def test_an_undo_the_rules_refuse_is_rolled_back(app: Flask, api: Api) -> None:
-    api.start(players=["Anna", "Ben", "Carla"])
-    for number in range(1, 7):
-        out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
-        api.end_round(number, out, {other: 10, "Ben": 50})
-    api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
-    api.end_round(8, "Carla", {"Anna": "JK 5S"})  # the tiebreaker
+    play_to_a_tiebreaker(api)
     before, version = api.state(), api.version()
     # A history entry (as a restored file could hold one) whose `before` puts back a round 7
     # that ties nobody: the tiebreaker after it has no place, so the rules refuse the undo.
