@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from .extensions import db
 from .models import LARGEST_INTEGER, RetiredLink, RetiredTableLink
@@ -112,11 +112,17 @@ def role_of(holder: Links, token: str) -> Role | None:
     return "edit" if edit else "view" if view else None
 
 
+def retire(kind: LinkKind, owner_id: int, old: str) -> str:
+    """Keep a link being replaced as retired, so it answers 410 from now on; answers the new
+    token to write in its place (the caller writes it and commits)."""
+    db.session.connection().execute(insert(kind.retired), {kind.owner: owner_id, "token": old})
+    return new_token()
+
+
 def rotate(kind: LinkKind, holder: Rotatable, role: Role) -> str:
-    """Replace one of the two links; the old one stops working at once (the caller commits)."""
-    old = holder.edit_token if role == "edit" else holder.view_token
-    db.session.add(kind.retired(**{kind.owner: holder.id, "token": old}))
-    token = new_token()
+    """Replace one of a loaded row's two links; the old one stops working at once (the caller
+    commits). A game's facts are no row: games/game_links.rotate writes its new link itself."""
+    token = retire(kind, holder.id, holder.edit_token if role == "edit" else holder.view_token)
     if role == "edit":
         holder.edit_token = token
     else:

@@ -2,19 +2,19 @@
 
 Both front doors open a game here: check the link, and for a change take the game's lock
 first, so a second phone's change waits and then sees the first one's. What a game's links
-share with a table's (tokens, refusals) is in link_tokens; a game's link is replaced here, in
-plain statements, as every change of a game is written (games/writes.py).
+share with a table's (tokens, refusals, retiring a replaced link) is in link_tokens; a game's
+new link is written here, in plain statements, as every change of a game is (games/writes.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 
 from ..database import lock_game, lock_game_row
 from ..extensions import db
-from ..link_tokens import Access, LinkKind, LinkRefused, Role, checked, new_token
+from ..link_tokens import Access, LinkKind, LinkRefused, Role, checked, retire
 from ..models import LARGEST_INTEGER, Game, RetiredLink
 from ..rules.game_facts import GameFacts
 from ..rules.messages import N_, msg
@@ -61,13 +61,10 @@ def check_link(game_id: int, token: str | None, *, change: bool) -> GameAccess:
 
 
 def rotate(game: GameFacts, role: Role) -> str:
-    """Replace one of the game's links, as link_tokens.rotate does a table's, in two plain
-    statements: the old one kept as retired (it answers 410 from now on), the new one written.
-    The caller writes the history entry and commits."""
-    old = game.edit_token if role == "edit" else game.view_token
-    token = new_token()
-    connection = db.session.connection()
-    connection.execute(insert(RetiredLink), {"game_id": game.id, "token": old})
+    """Replace one of the game's links in plain statements: the old one retired as a table's
+    is (link_tokens.retire), the new one written. The caller writes the history entry and
+    commits."""
+    token = retire(GAME_LINKS, game.id, game.edit_token if role == "edit" else game.view_token)
     column = Game.edit_token if role == "edit" else Game.view_token
-    connection.execute(update(Game).where(Game.id == game.id).values({column: token}))
+    db.session.connection().execute(update(Game).where(Game.id == game.id).values({column: token}))
     return token
