@@ -73,12 +73,14 @@ def _page(
     notes: dict[int, str] | None = None,
     said: str = "",
     read_problems: list[str] | None = None,
+    read_from: dict[int, str] | None = None,
     warnings: tuple[HandWarning, ...] = (),
     from_phones: list[int] | None = None,
 ) -> Response:
     """The end-of-round page; `notes` say per hand what a tap did to typed points.
 
     `said` is the round in one line as typed, `read_problems` what could not be read of it,
+    `read_from` the words each hand it filled came from (by seat),
     `warnings` the hands to look at again before the round is saved as entered.
     """
     warned: dict[int, list[str]] = {}
@@ -97,6 +99,7 @@ def _page(
         said=said,
         said_limit=MAX_TEXT,
         read_problems=read_problems or [],
+        read_from=read_from or {},
         warned=warned,
         acknowledgement=acknowledgement(warnings),
         from_phones=from_phones or [],
@@ -156,9 +159,12 @@ def read_said(game_id: int, number: int) -> Response:
         said, [state.names[seat] for seat in seats], current_locale(), number_words
     )
     fill_form(form, from_reading(reading.hands, seats))
+    read_from = {seats[said_hand.seat]: said_hand.words for said_hand in reading.hands}
     problems = [translate(problem) for problem in reading.problems]
     status = 422 if problems else 200
-    return _page(state, number, form, status, said=said, read_problems=problems)
+    return _page(
+        state, number, form, status, said=said, read_problems=problems, read_from=read_from
+    )
 
 
 @bp.post("/<int:number>")
