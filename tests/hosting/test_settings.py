@@ -167,6 +167,7 @@ def test_access_log(
 def test_backup_dir_receives_the_backup_before_a_migration(
     clean_environment: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))  # its rate limits' counts too
     url = f"sqlite:///{tmp_path / 'old.db'}"
     migrate(url, str(tmp_path))
     settings = {**PLAIN, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "x"}
