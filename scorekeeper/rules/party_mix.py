@@ -54,7 +54,7 @@ def cost(seating: Seating, met: Mapping[frozenset[str], int]) -> int:
 
 def _matrix(people: list[str], met: Mapping[frozenset[str], int]) -> Matrix:
     """The times each pair has met, by index."""
-    return [[met.get(frozenset((a, b)), 0) if a != b else 0 for b in people] for a in people]
+    return [[met.get(frozenset((a, b)), 0) for b in people] for a in people]
 
 
 def _count(sizes: tuple[int, ...]) -> int:
@@ -88,26 +88,18 @@ def _exact(
 
 
 def _seatings(people: tuple[int, ...], sizes: list[int]) -> Iterator[list[tuple[int, ...]]]:
-    """Every seating at tables of these sizes (biggest first), each once: a table of the same
-    size as the next holds the first person left among them, so equal tables come in one order."""
+    """Every seating at tables of these sizes (biggest first), each once: the tables of one
+    size are filled together, each holding the first person left among them."""
     if not sizes:
         yield []
         return
-    size, rest = sizes[0], sizes[1:]
-    if rest and rest[0] == size:
-        # A run of equal tables: the first of them takes whoever comes first among those
-        # left for the run, chosen with it.
-        alike = sizes.count(size)
-        for run in combinations(people, size * alike):
-            others = tuple(p for p in people if p not in run)
-            for groups in _equal(run, size):
-                for tail in _seatings(others, sizes[alike:]):
-                    yield groups + tail
-        return
-    for group in combinations(people, size):
-        others = tuple(p for p in people if p not in group)
-        for tail in _seatings(others, rest):
-            yield [group, *tail]
+    size = sizes[0]
+    alike = sizes.count(size)
+    for run in combinations(people, size * alike):
+        others = tuple(p for p in people if p not in run)
+        for groups in _equal(run, size):
+            for tail in _seatings(others, sizes[alike:]):
+                yield groups + tail
 
 
 def _equal(people: tuple[int, ...], size: int) -> Iterator[list[tuple[int, ...]]]:

@@ -10,12 +10,21 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from .party_standings import TableGame
-
 SHOWN_AFTER = 5  # games a person has finished before their rating is shown
+
+
+class Placed(Protocol):
+    """A finished game's people and places by seat: an evening's TableGame, or any game."""
+
+    @property
+    def people(self) -> tuple[str, ...]: ...
+
+    @property
+    def places(self) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -33,7 +42,7 @@ class Rating:
         return round(self.mu - 3 * self.sigma, 1) if self.games >= SHOWN_AFTER else None
 
 
-def ratings(games: Iterable[TableGame]) -> dict[str, Rating]:
+def ratings(games: Iterable[Placed]) -> dict[str, Rating]:
     """Replay every finished game's placements, in finishing order, ties as equal ranks."""
     model = PlackettLuce()
     current: dict[str, PlackettLuceRating] = {}

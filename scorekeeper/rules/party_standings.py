@@ -64,14 +64,16 @@ class Tonight:
     opponents: tuple[tuple[str, int], ...]  # each opponent and the games played together
 
 
-def table_game(round_: int, table: int, people: Sequence[str], result: Standings) -> TableGame:
+def table_game(
+    evening_round: int, table: int, people: Sequence[str], result: Standings
+) -> TableGame:
     """Placement in a finished game: the game's own standings, its tiebreak deciding ties;
     players still tied share the places they span."""
     if not result.winners:
         raise RuleError(msg(N_("This game is not finished yet.")), field="game")
     by_seat = sorted(result.rows, key=lambda row: row.seat)
     return TableGame(
-        round_,
+        evening_round,
         table,
         tuple(people),
         tuple(row.total for row in by_seat),

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.rules.party_mix import cost, mix
+from scorekeeper.rules.party_mix import _count, _seatings, cost, mix
 from scorekeeper.rules.party_rotation import Rotation, by_standings, next_seating, progressive
 from scorekeeper.rules.party_seating import draw_seating, sizes_of, table_sizes
 from scorekeeper.rules.party_standings import meetings, party_standings
@@ -135,3 +135,16 @@ def test_mix_seats_sixty_people_twice_without_anyone_meeting_again():
     people = [f"P{n:02}" for n in range(60)]
 
     assert figures(evening(people, 2, lambda s, m, n: mix(s, m, n))) == (1, 240, 240)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "count"),
+    [((4, 4, 3), 5_775), ((3, 3), 10), ((4, 3), 35), ((3, 3, 3), 280), ((5,), 1)],
+)
+def test_the_exact_search_weighs_every_distinct_seating_once(sizes, count):
+    seatings = [
+        frozenset(frozenset(table) for table in groups)
+        for groups in _seatings(tuple(range(sum(sizes))), sorted(sizes, reverse=True))
+    ]
+
+    assert _count(sizes) == len(seatings) == len(set(seatings)) == count
