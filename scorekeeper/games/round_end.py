@@ -7,7 +7,7 @@ object is made."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
@@ -16,6 +16,7 @@ from ..rules.messages import N_, msg
 from ..rules.round_end import Hand, checked_end, end_warnings
 from . import history, pending_hands, writes
 from .refusals import Conflict
+from .seat_hands import points_of
 
 
 class Saved(NamedTuple):
@@ -64,6 +65,8 @@ def save_result(
         )
         raise Conflict(message, field="round")
     end = checked_end(state, number, went_out, hands, cut_bonus_seat)
+    if base_version is not None:
+        _check_entries_unchanged(state, number, end.facts, base_version)
     warnings = end_warnings(state, number, end)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
@@ -74,6 +77,9 @@ def save_result(
     # Who entered each hand: the phones' entries saved unchanged are named in the history.
     phones = pending_hands.settle(game.id, number, game.entered_in(number), end.facts)
     saved = end.facts if not phones else {**end.facts, "from_phones": phones}
+    playing = state.current is not None and state.current.number == number
+    # A call of the round still open is answered by its end: dismissed, in this transaction.
+    calls = writes.close_calls(state, None) if playing else None
     # The rules check the whole game again (a correction can change later rounds), from the
     # facts in memory: the state they make is the answer, and a refusal writes nothing.
     after = writes.commit(
@@ -81,8 +87,32 @@ def save_result(
         ended,
         "result",
         action_id,
+        calls=calls,
         entered=tuple(hand for hand in game.entered if hand.round_number != number),
         before=before,
         after=saved,
     )
     return Saved(after, warnings)
+
+
+def _check_entries_unchanged(
+    state: GameState, number: int, end: Mapping[str, Any], base_version: int
+) -> None:
+    """Refuse a save drawn before a phone entered a hand that the save would replace with
+    another (docs/RULES.md 11: the newer entry stands, and the writer is shown it)."""
+    since = history.changes_since(state.facts, base_version, number, kinds=history.HANDS)
+    entered = state.facts.entered_in(number)
+    posted = {result["seat"]: result for result in end["results"]}
+    for seat in sorted({change.seat for change in since if change.seat in posted}):
+        hand = entered.get(seat)
+        if (
+            hand is None
+            or not hand.waiting
+            or pending_hands.same(hand, posted[seat], end["cut_bonus_seat"])
+        ):
+            continue
+        message = N_("%(name)s changed their hand on their phone: %(now)s, not %(posted)s.")
+        shown = points_of(state, hand)
+        now = "?" if shown is None else str(shown)
+        said = msg(message, name=state.names[seat], now=now, posted=str(posted[seat]["points"]))
+        raise Conflict(said, field=f"hands.{seat}")

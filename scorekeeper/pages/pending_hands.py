@@ -41,7 +41,7 @@ def fill_round_form(form: FlaskForm, entries: dict[int, PendingHand]) -> list[in
         hand = form.hands.get(seat)
         if not entry.waiting or hand is None:
             continue
-        hand.points.data = entry.points
+        hand.points.data, hand.points.raw_data = entry.points, []  # over what was posted
         hand.cards.data = dict(entry.cards or {})
         if entry.went_out:
             form.went_out.data = str(seat)
