@@ -138,6 +138,29 @@ class CountsField(Field):
         return " ".join(code for code, n in (self.data or {}).items() for _ in range(n))
 
 
+CLEAR, TAKE_BACK = "clear", "-"  # after a tap's seat: "3:K" adds a K, "3:-K" takes one back
+
+
+def adds_a_card(code: str) -> bool:
+    """Whether a tap's code adds a card (not a clear, nor a picked card taken back)."""
+    return bool(code) and code != CLEAR and not code.startswith(TAKE_BACK)
+
+
+def tapped(counts: Mapping[str, int], code: str) -> dict[str, int]:
+    """A hand's cards after one tap: a card added, one copy taken back, or all cleared."""
+    if code == CLEAR:
+        return {}
+    after = dict(counts)
+    if adds_a_card(code):
+        after[code] = after.get(code, 0) + 1
+    elif code.startswith(TAKE_BACK):
+        taken = code.removeprefix(TAKE_BACK)
+        after[taken] = after.get(taken, 0) - 1
+        if after[taken] <= 0:
+            del after[taken]
+    return after
+
+
 def points_in_range(form: FlaskForm, field: Field) -> None:
     """Hand points are a whole number from 0; a typing slip over 10,000 is refused."""
     if field.data is not None and not 0 <= field.data <= MAX_POINTS:

@@ -24,7 +24,7 @@ from ..rules.quick_entry import MAX_TEXT, read_round
 from ..rules.round_end import Hand, hand_refusals
 from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
-from .forms import STOCK, hand_tallies, round_form
+from .forms import STOCK, adds_a_card, hand_tallies, round_form, tapped
 from .game_door import GAME, current_access, protect, require_edit
 from .pending_hands import entries_of, fill_round_form
 from .rendering import go_to, respond, wants_fragment
@@ -163,20 +163,16 @@ def edit(game_id: int, number: int) -> Response:
 
 @bp.post("/<int:number>/tap")
 def tap(game_id: int, number: int) -> Response:
-    """Add a tapped card (or clear the cards) of one hand and show the running sum."""
+    """Add a tapped card, take a picked one back or clear a hand; show the running sum."""
     state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     seat, _sep, code = request.form.get("tap", "").partition(":")
     hand = form.hands.get(int(seat)) if seat.isdecimal() and len(seat) < 3 else None
     notes = {}
     if hand is not None:
-        counts = dict(hand.cards.data or {})
-        if code == "clear":
-            counts = {}
-        elif code:
-            counts[code] = counts.get(code, 0) + 1
+        hand.cards.data = tapped(hand.cards.data or {}, code)
+        if adds_a_card(code):
             notes = _drop_typed_points(hand.points, int(seat))
-        hand.cards.data = counts
     return _page(state, number, form, notes=notes)
 
 

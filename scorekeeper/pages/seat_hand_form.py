@@ -17,7 +17,7 @@ from ..games.pending_hands import PendingHand
 from ..games.seat_hands import Entry
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.game_state import GameState
-from .forms import HAND, HandForm, hand_tallies
+from .forms import HAND, HandForm, adds_a_card, hand_tallies, tapped
 from .posted import TOKEN
 
 
@@ -79,20 +79,16 @@ def entry_of(form: FlaskForm, seat: int) -> Entry:
 
 
 def tap(form: FlaskForm, seat: int) -> None:
-    """A card tap without JavaScript: its card added (or the cards cleared), typed points
-    dropped, as hands.js does on the phone."""
+    """A card tap without JavaScript: its card added (typed points dropped), a picked one
+    taken back or the cards cleared, as hands.js does on the phone."""
     tapped_seat, _sep, code = request.form.get("tap", "").partition(":")
     if tapped_seat != str(seat):
         return  # a seat taps only its own hand
     cards = form.hands[seat].cards
-    counts = dict(cards.data or {})
-    if code == "clear":
-        counts = {}
-    elif code:
-        counts[code] = counts.get(code, 0) + 1
+    cards.data = tapped(cards.data or {}, code)
+    if adds_a_card(code):
         points = form.hands[seat].points
         points.data, points.raw_data = None, []
-    cards.data = counts
 
 
 def hand_context(state: GameState, seat: int, form: FlaskForm) -> dict[str, Any]:

@@ -1,0 +1,113 @@
+"""At a real table, at real speed (issue 35.5, 35.7): typing fast into the house-rule editor and
+taking back a mis-tapped card, on a 390×844 phone and at 320 px with 200 % text, every answer
+600 ms late."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from scorekeeper.extensions import db
+from tests.browser.conftest import Phone, _fail_on
+from tests.browser.helpers import open_round_form, went_out
+from tests.browser.test_full_game import hand, rank_button, start_game
+from tests.browser.test_seats import seat_url
+from tests.browser.test_taps import delayed_posts
+from tests.conftest import make_app, serving
+
+pytestmark = pytest.mark.browser
+
+SIZES = {
+    "390x844": ({"width": 390, "height": 844}, ""),
+    "320x640-200%": ({"width": 320, "height": 640}, "200%"),
+}
+# Text scaled as the phone's settings scale it: set on every page the phone opens.
+TEXT_SIZE = """
+document.addEventListener("DOMContentLoaded", () => {
+  document.documentElement.style.fontSize = %r;
+});
+"""
+
+
+@pytest.fixture(params=list(SIZES))
+def slow_phone(
+    request: pytest.FixtureRequest, browser: Browser, database_url: str, tmp_path: Path
+) -> Iterator[Phone]:
+    """A phone of each size on a server whose every POST answer arrives 600 ms late."""
+    viewport, text_size = SIZES[request.param]
+    app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
+    app.wsgi_app = delayed_posts(app.wsgi_app)  # type: ignore[method-assign]
+    with serving(app) as url:
+        phone = Phone(browser, url)
+        phone.page.set_viewport_size(viewport)
+        if text_size:
+            phone.page.add_init_script(TEXT_SIZE % text_size)
+        yield phone
+        errors = phone.close()
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    _fail_on(errors)
+
+
+def picked(pad: Locator) -> list[str]:
+    """The cards a hand shows as picked, one per copy, in their order."""
+    return [text.strip() for text in pad.locator("[data-picked] button").all_inner_texts()]
+
+
+def take_back_a_mis_tapped_card(page: Page, pad: Locator, seat: int) -> None:
+    """K, Q, K tapped (one K too many): the picked K tapped goes, once; the sum follows. Then
+    offline, the Q taken back: the sum waits for the network and follows once it is back."""
+    pad.get_by_text("Tap the cards", exact=True).click()
+    for code in ("K", "Q", "K"):
+        rank_button(pad, code).click()
+    tally = pad.get_by_test_id(f"tally-{seat}")
+    expect(tally).to_have_text("30")
+    assert picked(pad) == ["K", "K", "Q"]
+    pad.get_by_role("button", name="Take back one K").first.click()
+    expect(rank_button(pad, "K", "1")).to_be_visible()
+    expect(tally).to_have_text("20")
+    assert picked(pad) == ["K", "Q"]
+    expect(pad.locator("details.card-taps")).to_have_attribute("open", "")
+
+    page.context.set_offline(True)
+    pad.get_by_role("button", name="Take back one Q").click()
+    expect(rank_button(pad, "Q")).to_have_accessible_name("Q")  # no longer tapped
+    assert picked(pad) == ["K"]
+    expect(pad.get_by_text("their sum is shown when the phone is back online")).to_be_visible()
+    page.context.set_offline(False)
+    page.wait_for_function("navigator.onLine")
+    expect(tally).to_have_text("10")
+    expect(pad.locator("details.card-taps")).to_have_attribute("open", "")
+
+
+def test_a_mis_tapped_card_is_taken_back_on_the_round_form(slow_phone: Phone) -> None:
+    slow_phone.allow_lost_requests()
+    page = slow_phone.page
+    start_game(page)
+    open_round_form(page)
+    went_out(page, "Anna")
+    take_back_a_mis_tapped_card(page, hand(page, "Carla"), 2)
+    for name in ("Ben", "Dan"):
+        hand(page, name).get_by_label("Points").fill("5")
+    page.get_by_role("button", name="Save the round").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 2 of 7")
+    page.get_by_role("link", name="Score sheet").click()
+    expect(page.locator("tbody tr").first.locator(".score")).to_have_text(["0", "5", "10", "5"])
+
+
+def test_a_mis_tapped_card_is_taken_back_on_the_seats_pad(slow_phone: Phone) -> None:
+    slow_phone.allow_lost_requests()
+    page = slow_phone.page
+    start_game(page)
+    page.goto(f"{page.url}/share")
+    page.goto(seat_url(page, 1))
+    pad = page.get_by_test_id("own-hand")
+    take_back_a_mis_tapped_card(page, pad, 1)
+    pad.get_by_test_id("send-hand").click()
+    expect(page.get_by_test_id("hand-status")).to_contain_text(
+        "Your hand is with the scorekeeper: 10 points."
+    )
