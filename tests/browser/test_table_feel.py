@@ -111,3 +111,48 @@ def test_a_mis_tapped_card_is_taken_back_on_the_seats_pad(slow_phone: Phone) -> 
     expect(page.get_by_test_id("hand-status")).to_contain_text(
         "Your hand is with the scorekeeper: 10 points."
     )
+
+
+def type_fast(page: Page, field: Locator, text: str) -> None:
+    """Tap a field and type at once, as a thumb does: nothing waits for an answer."""
+    field.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text, delay=40)
+
+
+def test_what_is_typed_fast_into_the_editor_is_exactly_what_is_saved(slow_phone: Phone) -> None:
+    page = slow_phone.page
+    page.goto("/house-rules/new?from=may-i")
+    editor = page.locator("#editor")
+    name = editor.get_by_label("Name of these house rules", exact=True)
+    dealt = [page.locator(f"#round-{n}").get_by_label("Cards dealt") for n in (1, 7)]
+    per_game = editor.get_by_label("Buys per player per game", exact=True)
+    type_fast(page, name, "Friday rules")
+    type_fast(page, dealt[0], "13")
+    type_fast(page, per_game, "5")
+    type_fast(page, dealt[1], "2")  # too few for round 7's three runs
+    # Every answer is in after two of them (1.2 s): every field keeps what was typed, and the
+    # check after the pause has put in its message.
+    page.wait_for_timeout(1_500)
+    typed = {"Friday rules": name, "13": dealt[0], "5": per_game, "2": dealt[1]}
+    assert {text: field.input_value() for text, field in typed.items()} == {t: t for t in typed}
+    expect(page.locator("#round-7").get_by_role("alert")).to_contain_text("cannot make a contract")
+    expect(dealt[1]).to_be_focused()
+    expect(dealt[1]).to_have_attribute("aria-invalid", "true")
+    type_fast(page, dealt[1], "11")
+    expect(page.locator("#round-7").get_by_role("alert")).to_have_count(0)
+    expect(dealt[1]).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#house-card")).to_contain_text("Friday rules")
+    # A round added: typing while its redraw is on its way is kept in the new editor.
+    editor.get_by_role("button", name="Add a round").click()
+    type_fast(page, dealt[0], "12")
+    expect(page.locator("#round-8")).to_be_visible()
+    expect(dealt[0]).to_have_value("12")
+    page.get_by_role("button", name="Save these house rules").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("House rules")
+    page.get_by_role("link", name="Edit").first.click()
+    expect(name).to_have_value("Friday rules")
+    expect(dealt[0]).to_have_value("12")
+    expect(dealt[1]).to_have_value("11")
+    expect(per_game).to_have_value("5")
+    expect(page.locator("#round-8")).to_be_visible()
