@@ -4,7 +4,7 @@ taking back a mis-tapped card, on a 390×844 phone and at 320 px with 200 % text
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -156,3 +156,72 @@ def test_what_is_typed_fast_into_the_editor_is_exactly_what_is_saved(slow_phone:
     expect(dealt[1]).to_have_value("11")
     expect(per_game).to_have_value("5")
     expect(page.locator("#round-8")).to_be_visible()
+
+
+LONG_NAMES = ["Bartholomeus", "Concepción", "Marie-Claire", "Oma", "Jo"]
+# Bartholomeus and Concepción tie on 45, out twice each: a tiebreaker round, Concepción out.
+TIED_TO_THE_END: list[tuple[int, dict[int, int]]] = [
+    (0, {1: 20, 2: 30, 3: 40, 4: 50}),
+    (1, {0: 10, 2: 30, 3: 40, 4: 50}),
+    (0, {1: 5, 2: 30, 3: 40, 4: 50}),
+    (1, {0: 15, 2: 30, 3: 40, 4: 50}),
+    (2, {0: 10, 1: 10, 3: 40, 4: 50}),
+    (3, {0: 5, 1: 5, 2: 30, 4: 50}),
+    (4, {0: 5, 1: 5, 2: 30, 3: 40}),
+    (1, {0: 25}),
+]
+
+
+def tied_game(page: Page) -> tuple[str, Callable[[int], None]]:
+    """A five-player game with long names, its edit link's round screen, and how to save its
+    round n through the API."""
+    body = {"ruleset": "may-i", "players": LONG_NAMES, "first_dealer": 0}
+    game = page.request.post("/api/v1/games", data=body).json()
+    bearer = {"Authorization": f"Bearer {game['links']['edit_token']}"}
+
+    def save(number: int) -> None:
+        out, hands = TIED_TO_THE_END[number - 1]
+        result = {"went_out": out, "hands": {str(s): {"points": p} for s, p in hands.items()}}
+        url = f"/api/v1/games/{game['id']}/rounds/{number}"
+        answer = page.request.put(url, data=result, headers=bearer)
+        assert answer.ok, answer.text()
+
+    return f"/g/{game['id']}/{game['links']['edit_token']}", save
+
+
+def test_the_tiebreaks_reason_shows_at_the_top_of_its_round_and_the_finished_game(
+    page: Page, artifacts: Path
+) -> None:
+    url, save = tied_game(page)
+    for number in range(1, 8):
+        save(number)
+    page.goto(url)
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Tiebreaker round")
+    reason = page.locator("#round-header").get_by_test_id("tiebreak-reason")
+    expect(reason).to_have_text(
+        [
+            "Bartholomeus and Concepción tied on 45.",
+            "Bartholomeus went out in 2 rounds.",
+            "Concepción went out in 2 rounds.",
+            "Still tied: Bartholomeus and Concepción play a tiebreaker round.",
+            "Contract: 2 runs.",
+            "Deal 10 cards each.",
+        ]
+    )
+    for sentence in reason.all():
+        expect(sentence).to_be_in_viewport(ratio=1)
+    save(8)
+    page.goto(url)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Concepción wins!")
+    reason = page.locator("#standings .explanation")
+    expect(reason).to_have_text(
+        [
+            "Bartholomeus and Concepción tied on 45.",
+            "Bartholomeus went out in 2 rounds.",
+            "Concepción went out in 2 rounds.",
+            "Concepción went out in the tiebreaker round and wins.",
+        ]
+    )
+    page.screenshot(path=str(artifacts / "tiebreak-390x844.png"))
+    for sentence in reason.all():
+        expect(sentence).to_be_in_viewport(ratio=1)
