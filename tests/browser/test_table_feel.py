@@ -225,3 +225,18 @@ def test_the_tiebreaks_reason_shows_at_the_top_of_its_round_and_the_finished_gam
     page.screenshot(path=str(artifacts / "tiebreak-390x844.png"))
     for sentence in reason.all():
         expect(sentence).to_be_in_viewport(ratio=1)
+
+
+def test_the_share_page_for_five_players_fits_about_two_screens(page: Page) -> None:
+    url, _save = tied_game(page)
+    page.goto(f"{url}/share")
+    expect(page.locator("#seat-links details.share-link")).to_have_count(5)
+    expect(page.locator("#edit-link .qr svg")).to_be_hidden()  # not for anyone across the table
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= 2 * 844, f"the share page is {height / 844:.1f} screens tall"
+    concepcion = page.locator("#seat-1-link")
+    expect(concepcion.locator(".qr svg")).to_be_hidden()
+    concepcion.get_by_text("Concepción", exact=True).click()  # a tap unfolds it, no script
+    expect(concepcion.locator(".qr svg")).to_be_visible()
+    expect(concepcion.get_by_role("button", name="Copy link")).to_be_visible()
+    expect(page.locator("#seat-0-link .qr svg")).to_be_hidden()
