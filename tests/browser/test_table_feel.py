@@ -1,6 +1,7 @@
-"""At a real table, at real speed (issue 35.5, 35.7): typing fast into the house-rule editor and
-taking back a mis-tapped card, on a 390×844 phone and at 320 px with 200 % text, every answer
-600 ms late."""
+"""At a real table, at real speed (issue 35.5, 35.7, 35.10): typing fast into the house-rule editor
+and taking back a mis-tapped card, on a 390×844 phone and at 320 px with 200 % text, every answer
+600 ms late; the tiebreak's reason at the top of the screen and five seats' links on about two
+screens, on a 390×844 phone."""
 
 from __future__ import annotations
 
@@ -10,13 +11,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from scorekeeper.extensions import db
-from tests.browser.conftest import Phone, _fail_on
+from tests.browser.conftest import Phone
 from tests.browser.helpers import open_round_form, went_out
 from tests.browser.test_full_game import hand, rank_button, start_game
 from tests.browser.test_seats import seat_url
-from tests.browser.test_taps import delayed_posts
-from tests.conftest import make_app, serving
+from tests.browser.test_taps import slow_server_phone
 
 pytestmark = pytest.mark.browser
 
@@ -38,19 +37,11 @@ def slow_phone(
 ) -> Iterator[Phone]:
     """A phone of each size on a server whose every POST answer arrives 600 ms late."""
     viewport, text_size = SIZES[request.param]
-    app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
-    app.wsgi_app = delayed_posts(app.wsgi_app)  # type: ignore[method-assign]
-    with serving(app) as url:
-        phone = Phone(browser, url)
+    with slow_server_phone(browser, database_url, tmp_path) as phone:
         phone.page.set_viewport_size(viewport)
         if text_size:
             phone.page.add_init_script(TEXT_SIZE % text_size)
         yield phone
-        errors = phone.close()
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    _fail_on(errors)
 
 
 def picked(pad: Locator) -> list[str]:
