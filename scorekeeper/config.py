@@ -166,7 +166,8 @@ DEFAULTS: dict[str, Any] = {
     # No pre-ping: it costs a round trip on every request. Connections are recycled before
     # servers and firewalls drop idle ones; one dropped anyway fails one request and is
     # replaced (SQLAlchemy invalidates the pool on a disconnect).
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300},
+    # A failed statement's error names no parameter: new games' and seats' tokens are some.
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300, "hide_parameters": True},
     "BABEL_DEFAULT_LOCALE": "en",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
     "LANGUAGES": LANGUAGES,

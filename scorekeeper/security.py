@@ -106,19 +106,40 @@ def init_app(app: Flask, served_on: Sequence[str] = ()) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_prefix=hops
         )
-    for logger in (logging.getLogger("werkzeug"), logging.getLogger("gunicorn.access"), app.logger):
+    redact_loggers(app.logger)
+
+
+# Every logger that writes a request's path: the app's (Flask's own 500 line), the access log,
+# the servers' (gunicorn's error log quotes the request it failed on, its access log when an
+# operator turns it on; waitress's; Werkzeug's).
+PATH_LOGGERS = ("scorekeeper.access", "gunicorn.error", "gunicorn.access", "waitress", "werkzeug")
+
+
+def redact_loggers(*more: logging.Logger) -> None:
+    """Put the redaction on every logger that may quote a request's path (once each)."""
+    for logger in (*map(logging.getLogger, PATH_LOGGERS), *more):
         if not any(isinstance(f, RedactLinks) for f in logger.filters):
             logger.addFilter(RedactLinks())
 
 
-# A link in LINK_PREFIXES: the token follows the id.
+# A link in LINK_PREFIXES: the token follows the id, however many slashes a typed link has.
 _LINK_KINDS = "|".join(re.escape(prefix.strip("/")) for prefix in LINK_PREFIXES)
-LINK_IN_PATH = re.compile(rf"(/(?:{_LINK_KINDS})/\d+/)[A-Za-z0-9_-]+")
+LINK_IN_PATH = re.compile(rf"(/+(?:{_LINK_KINDS})/+\d+/+)[A-Za-z0-9_-]+")
+# Anything after a path's slash or a query's = that could be a token (32 characters of the
+# token alphabet, percent-encoded or not), wherever it stands: a link typed in another shape,
+# a token in a query. Words and hyphens (`round-end`) are a route's, kept.
+TOKEN_LIKE = re.compile(r"(?<=[/=&?;])(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){20,}")
+WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+def _token_like(match: re.Match[str]) -> str:
+    return match[0] if WORDS.fullmatch(match[0]) else "…"
 
 
 def redact_links(text: str) -> str:
-    """Hide the secret part of game, table and rule set links: logs never hold a working link."""
-    return LINK_IN_PATH.sub(r"\1…", text)
+    """Hide the secret part of game, seat, table and rule set links, and anything in a path or
+    query that could be a token: logs never hold a working link."""
+    return TOKEN_LIKE.sub(_token_like, LINK_IN_PATH.sub(r"\1…", text))
 
 
 class RedactLinks(logging.Filter):
