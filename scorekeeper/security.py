@@ -5,10 +5,12 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request, url_for
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import host_is_trusted
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -80,6 +82,28 @@ def public_url(endpoint: str, **values: Any) -> str:
 
 # Always answered: the machine itself (its browser, a container's health check).
 LOCAL_HOSTS = ("localhost", "127.0.0.1")
+NAME_AND_PORT = re.compile(r"(\[[^\]]*\]|[^:]*)(:.*)?", re.S)
+
+
+def host_name(host: str) -> str:
+    """A host as compared: DNS names know no case, and `localhost.` (the absolute form, its
+    final dot) is `localhost`; the port kept."""
+    match = NAME_AND_PORT.fullmatch(host)
+    assert match is not None  # either part may be empty
+    return match[1].lower().removesuffix(".") + (match[2] or "")
+
+
+class HostNames:
+    """WSGI middleware: the Host header as host_name has it, before Flask checks it against
+    TRUSTED_HOSTS and builds links with it (`LOCALHOST`, `localhost.` are localhost)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if host := environ.get("HTTP_HOST"):
+            environ["HTTP_HOST"] = host_name(host)
+        return self.inner(environ, start_response)
 
 
 def trusted_hosts(config: Mapping[str, Any], served_on: Sequence[str]) -> list[str] | None:
@@ -91,7 +115,14 @@ def trusted_hosts(config: Mapping[str, Any], served_on: Sequence[str]) -> list[s
     given = config.get("TRUSTED_HOSTS")
     if not given and config.get("PUBLIC_URL"):
         return None
-    return list(dict.fromkeys([*(given or served_on), *LOCAL_HOSTS]))
+    return list(dict.fromkeys(map(host_name, [*(given or served_on), *LOCAL_HOSTS])))
+
+
+def refused_public_host(config: Mapping[str, Any]) -> str | None:
+    """PUBLIC_URL's host when TRUSTED_HOSTS leaves it out: every request for it answers 400."""
+    trusted, public = config.get("TRUSTED_HOSTS"), config.get("PUBLIC_URL")
+    host = host_name(urlsplit(str(public)).hostname or "") if public else ""
+    return host if trusted and host and not host_is_trusted(host, trusted) else None
 
 
 def init_app(app: Flask, served_on: Sequence[str] = ()) -> None:
@@ -100,6 +131,7 @@ def init_app(app: Flask, served_on: Sequence[str] = ()) -> None:
     app.after_request(add_security_headers)
     app.session_interface = SessionOverHttps()
     app.jinja_env.globals.update(public_url=public_url)
+    app.wsgi_app = HostNames(app.wsgi_app)  # type: ignore[method-assign]
     hops = int(app.config.get("PROXY_HOPS") or 0)
     if hops:
         # Behind that many proxies, trust their X-Forwarded-For/-Proto/-Host/-Prefix only.

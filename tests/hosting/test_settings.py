@@ -102,6 +102,19 @@ def test_trusted_hosts_refuse_any_other_host(
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
 
 
+@pytest.mark.parametrize(
+    "host",
+    ["LOCALHOST", "localhost.", "LocalHost.:8000", "Scores.Example.ORG", "scores.example.org."],
+)
+def test_a_host_in_capitals_or_with_the_final_dot_is_the_same_host(
+    clean_environment: pytest.MonkeyPatch, app_from: App, host: str
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_TRUSTED_HOSTS", "Scores.example.org")
+    client = app_from().test_client()
+    assert client.get("/", headers={"Host": host}).status_code == 200
+    assert client.get("/", headers={"Host": "localhost.."}).status_code == 400
+
+
 def test_proxy_hops_trust_the_proxys_forwarded_headers(
     clean_environment: pytest.MonkeyPatch, app_from: App
 ) -> None:
