@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from tools.nginx_proxy import PREFIX, RECIPE_PORTS, ROOT, free_port, wait_for
+from tools.nginx_proxy import RECIPE_PORTS, ROOT, proxying, ready_to_start
 
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 SITE = "scores.example.org {"
@@ -61,21 +61,16 @@ def caddy(ports: Sequence[int], folder: Path, statuses: Collection[int] = (200,)
     Ready once /healthz answers one of `statuses` (503 in front of none). What Caddy writes to
     stderr (its default log) goes to folder/caddy.log.
     """
-    program = find_caddy()
-    assert program is not None, "caddy is not installed (apt-get install caddy)"
-    folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    program, port = ready_to_start(find_caddy(), "caddy", folder)
     conf = folder / "Caddyfile"
     conf.write_text(caddyfile(port, ports, folder))
     home = {"HOME": str(folder), "XDG_CONFIG_HOME": str(folder), "XDG_DATA_HOME": str(folder)}
     command = [program, "run", "--config", str(conf), "--adapter", "caddyfile"]
-    with (folder / "caddy.log").open("w") as log:
-        process = subprocess.Popen(
-            command, env={**os.environ, **home}, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            wait_for(f"http://127.0.0.1:{port}{PREFIX}/healthz", process, statuses=statuses)
-            yield f"http://127.0.0.1:{port}{PREFIX}"
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
+    environ = {**os.environ, **home}
+    with (
+        (folder / "caddy.log").open("w") as log,
+        proxying(
+            command, port, "/healthz", statuses, env=environ, stdout=log, stderr=subprocess.STDOUT
+        ) as base,
+    ):
+        yield base

@@ -112,14 +112,28 @@ def nginx(
     `ready`: a path that answers one of `statuses` once nginx and an app behind it are up
     (502 once nginx is up in front of none).
     """
-    program = find_nginx()
-    assert program is not None, "nginx is not installed (apt-get install nginx)"
-    folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    program, port = ready_to_start(find_nginx(), "nginx", folder)
     conf = folder / "nginx.conf"
     conf.write_text(configuration(port, ports, folder))
     command = [program, "-c", str(conf), "-p", str(folder), "-e", str(folder / "error.log")]
-    process = subprocess.Popen([*command, "-g", "daemon off;"])
+    with proxying([*command, "-g", "daemon off;"], port, ready, statuses) as base:
+        yield base
+
+
+def ready_to_start(program: str | None, package: str, folder: Path) -> tuple[str, int]:
+    """The proxy's program (it must be installed), its folder made, and a port for it."""
+    assert program is not None, f"{package} is not installed (apt-get install {package})"
+    folder.mkdir(parents=True, exist_ok=True)
+    return program, free_port()
+
+
+@contextmanager
+def proxying(
+    command: Sequence[str], port: int, ready: str, statuses: Collection[int], **popen: Any
+) -> Iterator[str]:
+    """A proxy's process, listening on port; yields the app's URL through it once `ready`
+    answers one of `statuses`."""
+    process = subprocess.Popen(command, **popen)
     try:
         wait_for(f"http://127.0.0.1:{port}{PREFIX}{ready}", process, statuses=statuses)
         yield f"http://127.0.0.1:{port}{PREFIX}"

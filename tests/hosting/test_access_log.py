@@ -66,15 +66,21 @@ class Served(FlaskClient):
         return super().open(*args, **kwargs)
 
 
+def served_game(app_from: App) -> tuple[Flask, Table]:
+    """An app whose answers are closed as a server's are, and a game started on it."""
+    app = app_from()
+    app.test_client_class = Served
+    table = Table(app.test_client())
+    table.start(["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"])
+    return app, table
+
+
 def test_no_link_token_ever_reaches_the_log(
     app_from: App, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app = app_from()
-    app.test_client_class = Served
-    client = app.test_client()
     with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
-        table = Table(client)
-        url = table.start(["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"])
+        app, table = served_game(app_from)
+        client, url = table.client, table.url
         for path in ("", "/sheet", "/share", "/display", "/version?v=0&on=round"):
             client.get(url + path).close()
         table.buy("Concepción").close()
@@ -116,10 +122,8 @@ def test_a_link_typed_with_a_doubled_slash_keeps_its_token_out_of_the_log(
     app_from: App, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Werkzeug answers `/g//1/<token>` with a 308 to the real page, before any route."""
-    app = app_from()
-    app.test_client_class = Served
-    client = app.test_client()
-    url = Table(client).start(["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"])
+    app, table = served_game(app_from)
+    client, url = table.client, table.url
     table_url = open_table(client)
     with app.app_context():
         seat = db.session.scalars(select(SeatLink.token)).first()
