@@ -101,12 +101,14 @@ def _page(
     notes: dict[int, str] | None = None,
     said: str = "",
     read_problems: list[str] | None = None,
+    read_from: dict[int, str] | None = None,
     warnings: tuple[HandWarning, ...] = (),
     from_phones: list[int] | None = None,
 ) -> Response:
     """The end-of-round page; `notes` say per hand what a tap did to typed points.
 
     `said` is the round in one line as typed, `read_problems` what could not be read of it,
+    `read_from` the words each hand it filled came from (by seat),
     `warnings` the hands to look at again before the round is saved as entered.
     """
     warned: dict[int, list[str]] = {}
@@ -125,6 +127,7 @@ def _page(
         said=said,
         said_limit=MAX_TEXT,
         read_problems=read_problems or [],
+        read_from=read_from or {},
         warned=warned,
         acknowledgement=acknowledgement(warnings),
         from_phones=from_phones or [],
@@ -188,6 +191,7 @@ def read_said(game_id: int, number: int) -> Response:
         said, [state.names[seat] for seat in seats], current_locale(), number_words
     )
     hands = form.hands
+    read_from = {seats[said_hand.seat]: said_hand.words for said_hand in reading.hands}
     for said_hand in reading.hands:
         seat = seats[said_hand.seat]
         points = hands[seat].points
@@ -199,7 +203,9 @@ def read_said(game_id: int, number: int) -> Response:
             points.data, points.raw_data = said_hand.points, [str(said_hand.points)]
     problems = [translate(problem) for problem in reading.problems]
     status = 422 if problems else 200
-    return _page(state, number, form, status, said=said, read_problems=problems)
+    return _page(
+        state, number, form, status, said=said, read_problems=problems, read_from=read_from
+    )
 
 
 def _drop_typed_points(points: Field, seat: int) -> dict[int, str]:
