@@ -11,14 +11,16 @@ from contextlib import contextmanager, suppress
 
 class Forwarder:
     """Passes connections on to `target` until cut; while cut, it drops every connection it
-    carries and closes each new one at once, as a server that went away."""
+    carries and closes each new one at once, as a server that went away, or (stalled) holds
+    each new one without a word, as a machine that no longer answers."""
 
     def __init__(self, target: tuple[str, int]) -> None:
         self.target = target
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port: int = self.listener.getsockname()[1]
-        self.is_cut = False
+        self.is_cut = self.stalled = False
         self.carried: set[socket.socket] = set()
+        self.held: list[socket.socket] = []
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, name="forwarder", daemon=True).start()
 
@@ -30,6 +32,9 @@ class Forwarder:
             except OSError:
                 return  # closed
             with self.lock:
+                if self.is_cut and self.stalled:
+                    self.held.append(client)
+                    continue
                 if self.is_cut:
                     client.close()
                     continue
@@ -59,17 +64,19 @@ class Forwarder:
                     end.shutdown(socket.SHUT_RDWR)
                 end.close()
 
-    def cut(self) -> None:
-        """The outage: every carried connection dropped, every new one closed."""
+    def cut(self, stalled: bool = False) -> None:
+        """The outage: every carried connection dropped, every new one closed (or held)."""
         with self.lock:
-            self.is_cut = True
+            self.is_cut, self.stalled = True, stalled
             carried = list(self.carried)
         self._drop(*carried)
 
     def restore(self) -> None:
-        """The database is back: new connections reach it again."""
+        """The database is back: new connections reach it again, held ones are let go."""
         with self.lock:
-            self.is_cut = False
+            self.is_cut, held, self.held = False, self.held, []
+        for client in held:
+            client.close()
 
     def close(self) -> None:
         """Stop listening and drop what is carried."""

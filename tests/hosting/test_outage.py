@@ -164,3 +164,21 @@ def test_a_database_outage_answers_503_and_logs_no_token(
     assert [t for t in links.secrets if t in logged] == []
     assert f"GET /s//{links.game}/… 308" in logged and " 503 " in logged
     assert " 500 " not in logged
+
+
+def test_a_database_that_stops_answering_answers_503_within_seconds(
+    postgres_database: PostgresDatabase, tmp_path: Path
+) -> None:
+    """Its address takes no connection and refuses none: the app waits 5 s for one, not for
+    TCP to give up, and answers 503."""
+    with serving_through(postgres_database.clean(), tmp_path) as served:
+        links = links_made(served.base)
+        served.forwarder.cut(stalled=True)
+        started = time.monotonic()
+        polled = requests.get(
+            f"{served.base}/g/{links.game}/{links.view}/version?v={links.version}", timeout=30
+        )
+        waited = time.monotonic() - started
+        served.forwarder.restore()
+    assert (polled.status_code, polled.headers.get("Retry-After")) == (503, "5")
+    assert waited < 20  # the poll's connection and Flask's: 5 s each at most
