@@ -3,8 +3,8 @@ round, or sent back with a note (docs/RULES.md 11).
 
 A pending hand is no fact of the game: entering or sending one back moves the game's version on
 without a history entry (as a call does, games/calls.py), so every poll shows it within 2 s.
-Saving the round clears the round's pending hands in the same transaction, and the history
-entry of the save names the hands that came from the phones unchanged (`settle`).
+Saving the round clears the round's pending hands in the same transaction (`settle`); its history
+entry names the hands that came from the phones unchanged (rules/round_entry.py).
 """
 
 from __future__ import annotations
@@ -81,41 +81,16 @@ def send_back(game_id: int, round_number: int, seat: int, note: str | None) -> N
     _bump(game_id)
 
 
-def settle(
-    game_id: int,
-    round_number: int,
-    entered: Mapping[int, PendingHand],
-    end: Mapping[str, Any],
-) -> list[int]:
-    """Clear the round's entries as it is saved; the seats whose saved hand is exactly what
-    their phone sent (the rest the scorekeeper entered or changed). `entered`: the round's
-    entries in the facts read with the game's lock (an entry moves the version on, so they are
-    all of them). The caller commits."""
-    if not entered:
-        return []
-    db.session.execute(
-        delete(SeatHand).where(SeatHand.game_id == game_id, SeatHand.round_number == round_number)
-    )
-    cut = end["cut_bonus_seat"]
-    return [
-        result["seat"]
-        for result in end["results"]
-        if result["seat"] in entered and _same(entered[result["seat"]], result, cut)
-    ]
-
-
-def _same(hand: PendingHand, result: Mapping[str, Any], cut: int | None) -> bool:
-    """Whether a saved hand is the phone's entry: went out, the same cards, or the same points,
-    and the exact cut claimed or not as the round has it."""
-    if not hand.waiting or hand.went_out != result["went_out"]:
-        return False
-    if hand.cut_bonus != (cut == hand.seat):
-        return False
-    if hand.went_out:
-        return True
-    if hand.cards:
-        return dict(hand.cards) == (result["cards"] or {})
-    return not result["cards"] and hand.points == result["points"]
+def settle(game_id: int, round_number: int, entered: Mapping[int, PendingHand]) -> None:
+    """Clear the round's entries as it is saved. `entered`: the round's entries in the facts
+    read with the game's lock (an entry moves the version on, so they are all of them). The
+    caller commits."""
+    if entered:
+        db.session.execute(
+            delete(SeatHand).where(
+                SeatHand.game_id == game_id, SeatHand.round_number == round_number
+            )
+        )
 
 
 def _bump(game_id: int) -> int:

@@ -6,14 +6,15 @@ object is made."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledged
 from ..rules.messages import N_, msg
-from ..rules.round_end import Hand, checked_end, end_warnings
+from ..rules.round_end import checked_end, end_warnings
+from ..rules.round_entry import RoundEnd, unchanged_from_phones
 from . import history, pending_hands, writes
 from .refusals import Conflict
 
@@ -38,9 +39,7 @@ class Unconfirmed(RuleError):
 def save_result(
     state: GameState,
     number: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None = None,
+    end: RoundEnd,
     action_id: str | None = None,
     base_version: int | None = None,
     confirmed: bool | str = True,
@@ -63,17 +62,17 @@ def save_result(
             number=number,
         )
         raise Conflict(message, field="round")
-    end = checked_end(state, number, went_out, hands, cut_bonus_seat)
-    warnings = end_warnings(state, number, end)
+    game = state.facts
+    # Who entered each hand: the phones' entries saved unchanged are named in the history.
+    phones = unchanged_from_phones(end, game.entered_in(number))
+    checked = checked_end(state, number, replace(end, phones=phones))
+    warnings = end_warnings(state, number, checked)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
-    game = state.facts
     record = game.round(number) or writes.round_to_change(state)  # not stored: the current one
     before = history.snapshot(record)
-    ended = writes.end_round(record, end.facts)
-    # Who entered each hand: the phones' entries saved unchanged are named in the history.
-    phones = pending_hands.settle(game.id, number, game.entered_in(number), end.facts)
-    saved = end.facts if not phones else {**end.facts, "from_phones": phones}
+    ended = writes.end_round(record, checked.facts)
+    pending_hands.settle(game.id, number, game.entered_in(number))
     # The rules check the whole game again (a correction can change later rounds), from the
     # facts in memory: the state they make is the answer, and a refusal writes nothing.
     after = writes.commit(
@@ -83,6 +82,6 @@ def save_result(
         action_id,
         entered=tuple(hand for hand in game.entered if hand.round_number != number),
         before=before,
-        after=saved,
+        after=checked.facts,
     )
     return Saved(after, warnings)

@@ -109,3 +109,24 @@ def test_saving_the_round_clears_the_entries_and_names_who_entered_them(api: Api
     history = api.ok("get", f"{api.url}/history")
     saved = next(change for change in history if change["kind"] == "result")
     assert saved["from_phones"] == [0, 1, 2]  # Dev's hand is the scorekeeper's
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Only 2 copies of K♥ are in play."),
+        ("de", "K♥ ist nur 2-mal im Spiel."),
+        ("nl", "Er zijn maar 2 exemplaren van H♥ in het spel."),
+        ("es", "Solo hay 2 ejemplares de K♥ en juego."),
+    ],
+)
+def test_a_hand_holding_a_card_more_often_than_the_decks_is_refused(
+    api: Api, language: str, said: str
+) -> None:
+    api.start()  # four players: two decks, two K♥
+    headers = {**bearer(api.seat_link("Ben")), "Accept-Language": language}
+    body = {"round": 1, "cards": "KH KH KH"}
+    refused = api.client.put(f"/api/v1{api.url}/seat/hand", json=body, headers=headers)
+    assert assert_problem(refused, 422)["errors"]["points"] == [said]
+    assert api.ok("get", f"{api.url}/rounds/1/pending") == []
+    assert put_hand(api, "Ben", {"round": 1, "cards": "KH KH KS"}).json["points"] == 30
