@@ -261,3 +261,39 @@ def test_the_rules_engine_derives_a_state_from_facts_alone() -> None:
 def test_a_front_door_reading_game_rows_is_caught() -> None:
     assert reads_game_models("from ..models import Game, CardTable") == ["Game"]
     assert reads_game_models("from ..models import CardTable, HouseRules") == []
+
+
+def moves_a_version(source: str) -> list[int]:
+    """The lines that move a game's version: an UPDATE of `Game` setting `version`, or an
+    assignment to a `.version` attribute."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            sets_version = node.func.attr == "values" and any(
+                keyword.arg == "version" for keyword in node.keywords
+            )
+            if sets_version and "update(Game)" in ast.unparse(node.func.value):
+                found.append(node.lineno)
+        targets = [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign) else []
+        targets += node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Attribute) and t.attr == "version" for t in targets):
+            found.append(node.lineno)
+    return found
+
+
+def test_only_the_one_change_path_moves_a_games_version() -> None:
+    """games/history.py (`write`, and `add` for a new game) alone moves a version: every
+    change any phone can see goes through it, with its history entry (issue 32)."""
+    moving = {
+        str(path.relative_to(PACKAGE)): lines
+        for path in MODULES
+        if (lines := moves_a_version(path.read_text()))
+    }
+    assert set(moving) == {"games/history.py"}, moving
+
+
+def test_a_version_moved_elsewhere_is_caught() -> None:
+    bump = "db.session.execute(update(Game).where(Game.id == 1).values(version=Game.version + 1))"
+    assert moves_a_version(bump) == [1]
+    assert moves_a_version("game.version += 1") == [1]
+    assert moves_a_version("db.session.execute(update(Round).values(run_outs=2))") == []

@@ -6,14 +6,15 @@ object is made."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.hand_warnings import HandWarning, acknowledged
 from ..rules.messages import N_, msg
-from ..rules.round_end import checked_end, end_warnings
+from ..rules.round_end import checked_end, end_warnings, entered_points
 from ..rules.round_entry import RoundEnd, unchanged_from_phones
 from . import history, pending_hands, writes
 from .refusals import Conflict
@@ -66,6 +67,8 @@ def save_result(
     # Who entered each hand: the phones' entries saved unchanged are named in the history.
     phones = unchanged_from_phones(end, game.entered_in(number))
     checked = checked_end(state, number, replace(end, phones=phones))
+    if base_version is not None:
+        _check_entries_unchanged(state, number, checked.facts, phones, base_version)
     warnings = end_warnings(state, number, checked)
     if confirmed is not True and not acknowledged(warnings, confirmed or None):
         raise Unconfirmed(warnings)
@@ -73,6 +76,9 @@ def save_result(
     before = history.snapshot(record)
     ended = writes.end_round(record, checked.facts)
     pending_hands.settle(game.id, number, game.entered_in(number))
+    playing = state.current is not None and state.current.number == number
+    # A call of the round still open is answered by its end: dismissed, in this transaction.
+    calls = writes.close_calls(state, None) if playing else None
     # The rules check the whole game again (a correction can change later rounds), from the
     # facts in memory: the state they make is the answer, and a refusal writes nothing.
     after = writes.commit(
@@ -80,8 +86,37 @@ def save_result(
         ended,
         "result",
         action_id,
+        calls=calls,
         entered=tuple(hand for hand in game.entered if hand.round_number != number),
         before=before,
         after=checked.facts,
     )
     return Saved(after, warnings)
+
+
+def _check_entries_unchanged(
+    state: GameState,
+    number: int,
+    saved: Mapping[str, Any],
+    phones: tuple[int, ...],
+    base_version: int,
+) -> None:
+    """Refuse a save drawn before a phone entered a hand that the save would replace with
+    another (docs/RULES.md 11: the newer entry stands, and the writer is shown it). `phones`:
+    the seats whose saved hand is their entry."""
+    since = history.changes_since(state.facts, base_version, number, kinds=history.HANDS)
+    entered = state.facts.entered_in(number)
+    posted = {result["seat"]: result for result in saved["results"]}
+    for seat in sorted({change.seat for change in since if change.seat in posted}):
+        hand = entered.get(seat)
+        if hand is None or not hand.waiting or seat in phones:
+            continue
+        shown = entered_points(state, hand)
+        message = N_("%(name)s changed their hand on their phone: %(now)s, not %(posted)s.")
+        said = msg(
+            message,
+            name=state.names[seat],
+            now="?" if shown is None else str(shown),
+            posted=str(posted[seat]["points"]),
+        )
+        raise Conflict(said, field=f"hands.{seat}")

@@ -11,13 +11,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from ..extensions import db
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
-from ..rules.round_end import check_entry
+from ..rules.round_end import check_entry, entered_points
 from ..rules.round_entry import RoundEnd
-from . import pending_hands
+from . import pending_hands, writes
 from .pending_hands import NOTE_LENGTH, PendingHand
 
 
@@ -26,7 +25,6 @@ def submit(
 ) -> PendingHand:
     """Enter a seat's hand for the round (its game locked), in place of its earlier entry,
     pending until the scorekeeper saves the round; a double tap enters it once."""
-    game_id = state.facts.id
     entered = state.facts.entered_in(number)  # the version read with the game's lock
     earlier = entered.get(seat)
     if action_id and earlier is not None and earlier.action_id == action_id:
@@ -41,9 +39,10 @@ def submit(
         "note": None,
         "action_id": action_id or None,
     }
-    pending_hands.enter(game_id, number, seat, values)
-    db.session.commit()
-    return pending_hands.of_round(game_id, number)[seat]
+    made, entries = pending_hands.enter(state.facts, number, seat, values)
+    after = {"went_out": hand.went_out, "points": entered_points(state, made)}
+    writes.change(state, {"entered": entries}, "hand_entered", None, number, seat=seat, after=after)
+    return made
 
 
 def ready_to_save(state: GameState, entries: Mapping[int, PendingHand]) -> bool:
@@ -68,9 +67,10 @@ def send_back(state: GameState, seat: int, number: int, note: str) -> PendingHan
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(N_("%(name)s has no hand waiting."), name=name), field="seat")
     cleaned = clean_note(note)
-    pending_hands.send_back(state.facts.id, number, seat, cleaned)
-    db.session.commit()
-    return pending_hands.of_round(state.facts.id, number)[seat]
+    sent, entries = pending_hands.send_back(state.facts, entered[seat], cleaned)
+    made, after = {"entered": entries}, {"note": cleaned or None}
+    writes.change(state, made, "hand_sent_back", None, number, seat=seat, after=after)
+    return sent
 
 
 def clean_note(note: str) -> str:

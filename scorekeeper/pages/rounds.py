@@ -188,9 +188,16 @@ def update(game_id: int, number: int) -> Response:
     except Unconfirmed as unconfirmed:
         return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
     except Conflict as error:
-        form = _form_for(state, number, fresh=True)
+        # A phone's newer hand: the form as posted with the phones' entries put in, drawn on
+        # the version now; another change of the round: the values stored now.
+        if (error.field or "").startswith("hands."):
+            form.version.data = state.facts.version
+        else:
+            form = _form_for(state, number, fresh=True)
+        phones = RoundEnd({}) if correcting else from_phones(entries_of(state, number))
+        fill_form(form, phones)
         form.form_errors.append(translate(error.message))
-        return _page(state, number, form, 409)
+        return _page(state, number, form, 409, from_phones=list(phones.phones))
     except RuleError as error:
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form)
