@@ -41,13 +41,15 @@ def saved(ruleset_id: int, token: str) -> Response:
 @bp.get("/rules/sheet")
 def packed() -> Response:
     """The blank sheet of any rule set carried in the link (a house set, a game's rules)."""
-    packed = request.args.get("r", "")
+    data = decode(request.args.get("r", ""))
     try:
-        rules = ruleset_from_dict(decode(packed))
+        rules = ruleset_from_dict(data)
     except RuleSetInvalid as error:
         problems = [translate(m) for messages in error.errors.values() for m in messages]
         return respond(PAGE, PAGE, 422, problems=problems[:10])
-    return _sheet(rules, "house_rules.shared", {"r": packed})
+    # Packed again: stray text after a valid packing decodes leniently, and would ride along
+    # into the QR code.
+    return _sheet(rules, "house_rules.shared", {"r": encode(data)})
 
 
 def _sheet(rules: RuleSet, start: str, start_values: dict[str, str]) -> Response:
