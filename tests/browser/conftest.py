@@ -53,7 +53,7 @@ def slowed(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]
     return slow
 
 
-def _served(database_url: str, tmp_path: Path, slow: bool) -> Iterator[str]:
+def served(database_url: str, tmp_path: Path, slow: bool) -> Iterator[str]:
     """The app with CSRF on, on an empty migrated database, served on a free local port."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
     if slow:
@@ -68,13 +68,13 @@ def _served(database_url: str, tmp_path: Path, slow: bool) -> Iterator[str]:
 @pytest.fixture
 def live_server(database_url: str, tmp_path: Path) -> Iterator[str]:
     """The app with CSRF on, on an empty migrated database, served on a free local port."""
-    yield from _served(database_url, tmp_path, slow=False)
+    yield from served(database_url, tmp_path, slow=False)
 
 
 @pytest.fixture
 def slow_server(database_url: str, tmp_path: Path) -> Iterator[str]:
     """The live server with every answer (but static files) 600 ms late."""
-    yield from _served(database_url, tmp_path, slow=True)
+    yield from served(database_url, tmp_path, slow=True)
 
 
 @pytest.fixture(scope="session")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.conftest import Phone
+from tests.browser.conftest import Phone, _fail_on, served
 from tests.browser.helpers import lossy_game, open_round_form, went_out
 from tests.browser.test_full_game import buy_row, hand, rank_button, start_game
 
@@ -17,10 +18,21 @@ pytestmark = pytest.mark.browser
 TAP_GAP_MS = 150
 
 
+@contextmanager
+def slow_server_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
+    """A phone on a server whose every answer arrives 600 ms late; fails on its errors."""
+    with contextmanager(served)(database_url, tmp_path, slow=True) as url:
+        phone = Phone(browser, url)
+        yield phone
+        errors = phone.close()
+    _fail_on(errors)
+
+
 @pytest.fixture
-def slow_phone(open_slow_phone: Callable[..., Phone]) -> Phone:
+def slow_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
     """A phone on a server whose every answer arrives 600 ms late."""
-    return open_slow_phone()
+    with slow_server_phone(browser, database_url, tmp_path) as phone:
+        yield phone
 
 
 SEATS = {"Anna": 0, "Ben": 1, "Carla": 2, "Dan": 3}
