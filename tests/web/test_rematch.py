@@ -71,9 +71,7 @@ def test_play_again_records_the_next_game_through_the_one_change_path(
     assert "The next game was started (Play again)" in text(table.page("/sheet"))
 
 
-def test_a_second_press_of_play_again_leads_to_the_same_next_game(
-    app: Flask, table: Table
-) -> None:
+def test_a_second_press_of_play_again_leads_to_the_same_next_game(app: Flask, table: Table) -> None:
     _seen, location = finished_and_replayed(table)
     again = table.client.post(f"{table.url}/again")
     assert again.headers["Location"] == location
@@ -107,7 +105,7 @@ def test_the_view_phones_poll_leads_to_the_next_games_view_link_only(
     phone = app.test_client()
     assert poll(phone, f"/g/1/{view}", seen, "over")[:2] == (200, f"/g/2/{new_view}")
     assert poll(phone, f"/g/1/{view}", seen, "display")[1] == f"/g/2/{new_view}/display"
-    status, lead, body = poll(phone, f"/g/1/{view}", seen, "over")
+    _status, lead, body = poll(phone, f"/g/1/{view}", seen, "over")
     assert new_edit not in f"{lead}{body}"
     # A second scorekeeper's phone, on the edit link, is led to the new edit link.
     assert poll(phone, f"{table.url}", seen, "over")[1] == f"/g/2/{new_edit}"
