@@ -40,26 +40,15 @@ def create_game(
     first_dealer: int | None,
     decks: int | None = None,
     people: Sequence[TablePlayer] = (),
+    *,
+    commit: bool = True,
 ) -> Game:
     """Seat the players in order and pick the first dealer, at random when the table cuts.
 
     Given a table's `people` (one per name), the game belongs to their table and seats them;
     a game without a table keeps its names as typed, its own (no other game shares them).
+    Without `commit` the caller commits it with its own change (Play again, games/rematch.py).
     """
-    game = seat_game(rules, names, first_dealer, decks, people)
-    db.session.commit()
-    return game
-
-
-def seat_game(
-    rules: RuleSet,
-    names: Sequence[str],
-    first_dealer: int | None,
-    decks: int | None = None,
-    people: Sequence[TablePlayer] = (),
-) -> Game:
-    """create_game's rows, written in the caller's transaction (Play again commits them with
-    the finished game's change, games/rematch.py)."""
     names = clean_names(names)
     lock_writes()
     cut = first_dealer is None
@@ -82,6 +71,8 @@ def seat_game(
     db.session.flush()
     seat_links.create_for(game.id, len(game.seats))
     history.add(game, "create", None, after={"players": list(names)})
+    if commit:
+        db.session.commit()
     return game
 
 

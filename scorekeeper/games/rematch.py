@@ -42,7 +42,8 @@ def play_again(state: GameState) -> Game:
         return db.session.get_one(Game, state.facts.rematch_id)
     persons = [seat.person for seat in state.facts.seats if seat.person is not None]
     people = [db.session.get_one(TablePlayer, person) for person in persons]
-    game = actions.seat_game(state.rules, list(state.names), None, state.facts.decks, people)
+    names, decks = list(state.names), state.facts.decks
+    game = actions.create_game(state.rules, names, None, decks, people, commit=False)
     recorded = update(Game).where(Game.id == state.facts.id).values(rematch_id=game.id)
     db.session.connection().execute(recorded)
     writes.change(state, {"rematch_id": game.id}, "rematch", None, None)
