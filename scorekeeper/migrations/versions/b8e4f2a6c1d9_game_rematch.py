@@ -1,7 +1,7 @@
 """A finished game records the game Play again started after it
 
 Revision ID: b8e4f2a6c1d9
-Revises: a7d9e1f3b5c2
+Revises: b8e0f2a4c6d1
 Create Date: 2026-12-05 01:40:00.000000
 
 """
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'b8e4f2a6c1d9'
-down_revision = 'a7d9e1f3b5c2'
+down_revision = 'b8e0f2a4c6d1'
 branch_labels = None
 depends_on = None
 
