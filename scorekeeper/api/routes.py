@@ -121,7 +121,7 @@ def games_show(game_id: int) -> tuple[Response, int]:
     """Show a game: table, rules, the round now, rounds played, totals and standings."""
     access = game_access(game_id, change=False)
     state = open_for_read(game_id, access)
-    return answer(seats.with_seat_links(Game.of(state), state, access))
+    return answer(seats.with_links(Game.of(state), state, access))
 
 
 @bp.post(f"{GAME}/buys")

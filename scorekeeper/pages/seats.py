@@ -23,6 +23,7 @@ from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from .game_door import GAME, current_access, protect
 from .link_doors import LinkDoor
+from .next_game import lead_to_next_game
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import (
     after_change,
@@ -114,6 +115,8 @@ def version(game_id: int) -> Response:
     if seen == seat_access().version:
         return unchanged()
     state = seat_state(game_id)
+    if (lead := lead_to_next_game(state, None)) is not None:
+        return lead
     response = Response(status=200, mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
     if request.args.get("on") != screen(state):

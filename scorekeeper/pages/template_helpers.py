@@ -23,6 +23,7 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
+from .next_game import next_game_url
 from .table_door import remembered_tables
 
 
@@ -138,5 +139,6 @@ def init_app(app: Flask) -> None:
         format_date=format_date,
         current_theme=current_theme,
         table_url=table_url,
+        next_game_url=next_game_url,
         points_at_this_machine=points_at_this_machine,
     )

@@ -67,7 +67,11 @@ def export_backup(table: CardTable, saved_sets: Sequence[HouseRules] = ()) -> Ba
     loaded = games.all_game_rows(table)
     ids = [game.id for game in loaded]
     history, retired = changes_by_game(ids), retired_by_game(ids)
-    played = [game_facts(g, uid_of, history[g.id], retired[g.id]) for g in loaded]
+    links = {game.id: game.edit_token for game in loaded}
+    played = [
+        game_facts(g, uid_of, history[g.id], retired[g.id], links.get(g.rematch_id or 0))
+        for g in loaded
+    ]
     replaced = select(RetiredTableLink).where(RetiredTableLink.table_id == table.id)
     head = BackupTable(
         uid=table.uid,

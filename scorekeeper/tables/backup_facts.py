@@ -43,9 +43,14 @@ def _by_game(game_ids: list[int], rows: Iterable[Any]) -> dict[int, list[Any]]:
 
 
 def game_facts(
-    game: Game, uid_of: dict[int, str], changes: list[Change], retired: list[RetiredLink]
+    game: Game,
+    uid_of: dict[int, str],
+    changes: list[Change],
+    retired: list[RetiredLink],
+    rematch: str | None = None,
 ) -> BackupGame:
-    """A loaded game of a table, with its history and replaced links, as its backup form."""
+    """A loaded game of a table, with its history and replaced links, as its backup form;
+    `rematch` the edit link of the game Play again started after it."""
     return BackupGame(
         edit_token=game.edit_token,
         view_token=game.view_token,
@@ -63,6 +68,7 @@ def game_facts(
             for change in changes
         ],
         retired_links=[BackupRetiredLink.model_validate(link) for link in retired],
+        rematch=rematch,
     )
 
 
