@@ -19,10 +19,6 @@ from flask_babel import (
     format_time,
     get_locale,
     get_translations,
-    gettext,
-    ngettext,
-    npgettext,
-    pgettext,
     to_user_timezone,
 )
 from jinja2.runtime import Context
@@ -71,24 +67,37 @@ def _escaped(value: str) -> str:
 
 
 def _render(message: Message, quote: Quote) -> str:
-    """The message in its context's wording if it has one, each value quoted for its place."""
+    """The message in its context's wording if it has one, each value quoted for its place.
+
+    From the request's kept catalog(), not Flask-Babel's gettext, which finds the catalog again
+    for every message (a round screen translates about 40: contract words, reminders, history).
+    """
     params = {
         key: _localized(value, quote, message.context) for key, value in message.params.items()
     }
     plural = message.plural is not None and message.count is not None
+    words = catalog()
+    if plural:
+        params.setdefault("num", message.count)
     if message.context is not None:
         if plural:
-            worded = npgettext(
-                message.context, message.template, message.plural, message.count, **params
+            worded = words.unpgettext(
+                message.context, message.template, message.plural, message.count
             )
         else:
-            worded = pgettext(message.context, message.template, **params)
-        if worded != _untranslated(message, params):
-            return str(worded)
+            worded = words.upgettext(message.context, message.template)
+        filled = _filled(worded, params)
+        if filled != _untranslated(message, params):
+            return filled
         # Untranslated in its context, a message comes back in English: use the plain words.
     if plural:
-        return str(ngettext(message.template, message.plural, message.count, **params))
-    return str(gettext(message.template, **params))
+        return _filled(words.ungettext(message.template, message.plural, message.count), params)
+    return _filled(words.ugettext(message.template), params)
+
+
+def _filled(words: str, params: dict[str, object]) -> str:
+    """Translated words with their values, as Flask-Babel's gettext fills them in."""
+    return str(words % params if params else words)
 
 
 def _untranslated(message: Message, params: dict[str, object]) -> str:

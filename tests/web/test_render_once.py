@@ -1,0 +1,34 @@
+"""A page finds its language's catalog once, however many words it translates."""
+
+from __future__ import annotations
+
+import pytest
+from flask_babel import Domain
+
+from tests.conftest import Table
+
+EIGHT = ["Anna", "Ben", "Carla", "Dan", "Eva", "Finn", "Greta", "Hugo"]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+def test_the_round_screen_finds_its_catalog_once(
+    table: Table, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table.start(EIGHT, ruleset="unlimited-buys")
+    hands = {name: 10 for name in EIGHT[1:]}
+    assert table.end_round(1, "Anna", hands, anyway=True).status_code == 303
+    assert table.buy("Ben").status_code in (200, 303)
+    found = Domain.get_translations
+    lookups: list[str] = []
+
+    def counted(domain: Domain) -> object:
+        lookups.append(language)
+        return found(domain)
+
+    monkeypatch.setattr(Domain, "get_translations", counted)
+    page = table.client.get(table.url, headers={"Accept-Language": language})
+    assert page.status_code == 200
+    assert len(lookups) == 1
+    text = page.get_data(as_text=True)
+    # The words are still the language's (the contract, the reminders, the buttons).
+    assert {"en": ">Buy<", "de": ">Kaufen<", "nl": ">Kopen<", "es": ">Comprar<"}[language] in text
