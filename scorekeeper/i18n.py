@@ -10,10 +10,11 @@ from typing import Any
 
 from babel import dates
 from babel.lists import format_list
+from babel.core import Locale
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from flask import Flask, current_app, request
-from flask.globals import _cv_request
+from flask.globals import _cv_app, _cv_request
 from flask_babel import (
     format_number,
     format_time,
@@ -113,7 +114,7 @@ def _localized(value: object, quote: Quote, context: str | None = None) -> objec
     wording (gettext context) of the sentence they are part of, unless they have their own."""
     if isinstance(value, tuple):
         items = [str(_localized(item, quote, context)) for item in value]
-        return format_list(items, locale=str(get_locale()))
+        return format_list(items, locale=current_locale())
     if isinstance(value, Message):
         nested = replace(value, context=context) if context and not value.context else value
         return _render(nested, quote)
@@ -124,7 +125,27 @@ def _localized(value: object, quote: Quote, context: str | None = None) -> objec
 
 def current_locale() -> str:
     """The language code of this request, for <html lang> and the switcher."""
-    return str(get_locale())
+    return _code(request_locale())
+
+
+# Not game data: one code per language (four, and a few more asked for).
+@lru_cache(maxsize=16)
+def _code(locale: Locale | None) -> str:
+    return str(locale)
+
+
+def request_locale() -> Locale | None:
+    """Flask-Babel's get_locale(), read where it keeps the locale once it has chosen it.
+
+    get_locale() reaches that place through three context lookups on every call, and a round
+    screen asks about 140 times (each word, number, card letter and time). Issue 37 step 3,
+    with _render's catalog() (`bench/request_costs.py --before main --requests 10`, SQLite):
+    FIGURES.
+    """
+    app_context = _cv_app.get(None)
+    kept = getattr(app_context.g, "_flask_babel", None) if app_context is not None else None
+    locale: Locale | None = getattr(kept, "babel_locale", None)
+    return locale if locale is not None else get_locale()
 
 
 def number_text(value: object) -> str:
@@ -176,7 +197,7 @@ def catalog() -> NullTranslations:
         return get_translations()
     # Kept with the locale it is for: inside Flask-Babel's force_locale (or after refresh())
     # the locale is another object, and the catalog must follow it.
-    locale = get_locale()
+    locale = request_locale()
     kept: tuple[object, NullTranslations] | None = getattr(ctx, "scorekeeper_catalog", None)
     if kept is None or kept[0] is not locale:
         kept = (locale, get_translations())
