@@ -9,8 +9,8 @@ from functools import lru_cache
 from typing import Any
 
 from babel import dates
-from babel.lists import format_list
 from babel.core import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from flask import Flask, current_app, request

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import flask_babel
 import pytest
 from flask_babel import Domain
+
+from scorekeeper import i18n
 
 from tests.conftest import Table
 
@@ -26,9 +29,20 @@ def test_the_round_screen_finds_its_catalog_once(
         return found(domain)
 
     monkeypatch.setattr(Domain, "get_translations", counted)
+    chosen = flask_babel.get_locale
+    asked: list[str] = []
+
+    def asked_for(*args: object) -> object:
+        asked.append(language)
+        return chosen()
+
+    monkeypatch.setattr(flask_babel, "get_locale", asked_for)
+    monkeypatch.setattr(i18n, "get_locale", asked_for)
     page = table.client.get(table.url, headers={"Accept-Language": language})
     assert page.status_code == 200
     assert len(lookups) == 1
+    # The locale is read where Flask-Babel keeps it, not asked for again for each word.
+    assert len(asked) <= 2, len(asked)
     text = page.get_data(as_text=True)
     # The words are still the language's (the contract, the reminders, the buttons).
     assert {"en": ">Buy<", "de": ">Kaufen<", "nl": ">Kopen<", "es": ">Comprar<"}[language] in text
