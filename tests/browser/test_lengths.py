@@ -233,6 +233,19 @@ def test_every_phone_screen_and_blank_sheet_fits_a_small_phone(
     assert not cut, "\n".join(cut)
 
 
+def test_a_cut_placeholder_and_button_are_found(page: Page) -> None:
+    page.set_viewport_size(SMALL_PHONE)
+    page.set_content(
+        '<input placeholder="Een woordje voor Bartholomeus" style="width: 150px">'
+        '<button style="width: 80px; white-space: nowrap">Controleren of wijzigen</button>'
+    )
+    cut = page.evaluate(MEASURE)
+    assert cut[0].startswith('"Controleren of wijzigen": '), cut
+    assert cut[1].startswith('"Een woordje voor Bartholomeus": '), cut
+    page.set_content('<input placeholder="Bericht voor Bartholomeus" style="width: 300px">')
+    assert page.evaluate(MEASURE) == []
+
+
 def test_german_dutch_and_spanish_screens_at_390_px(
     page: Page, live_server: str, artifacts: Path
 ) -> None:
