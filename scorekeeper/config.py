@@ -158,7 +158,7 @@ def _require_extras(config: Mapping[str, Any]) -> None:
         if missing:
             raise MissingExtra(
                 f"The configured {extra} server needs the {extra} extra: "
-                f"pip install 'scorekeeper[{extra}]' (in a checkout: make run EXTRAS={extra})"
+                f"pip install 'scorekeeper-rummy[{extra}]' (in a checkout: make run EXTRAS={extra})"
             )
 
 
