@@ -58,6 +58,8 @@ SCENARIOS = (
     "poll after a change",
     "API buy",
     "form buy",
+    "table's round screen",
+    "table's score sheet",
     "table minute",
 )
 
@@ -162,10 +164,10 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     return app, counter
 
 
-def set_up_game(app: Any) -> tuple[TestClientHTTP, str, str, int]:
-    """bench/run.py's game (run.play_game), played in-process."""
+def set_up_game(app: Any, at_table: bool = False) -> tuple[TestClientHTTP, str, str, int]:
+    """bench/run.py's game (run.play_game), played in-process; `at_table`, a card table's."""
     client = TestClientHTTP(app)
-    game_id, token = play_game(client)
+    game_id, token = play_game(client, at_table)
     return client, f"/g/{game_id}/{token}", token, game_id
 
 
@@ -184,13 +186,16 @@ def scenarios(app: Any) -> dict[str, Step]:
             answer = phone.client.get(phone.poller, headers=HX)
         assert unchanged(answer), answer.status
 
-    def round_screen(_i: int, counter: Counter) -> None:
-        with counter.counting():
-            assert client.get(page).status == 200
+    def reading(url: str) -> Step:
+        """A page read, counted."""
 
-    def sheet(_i: int, counter: Counter) -> None:
-        with counter.counting():
-            assert client.get(f"{page}/sheet").status == 200
+        def read(_i: int, counter: Counter) -> None:
+            with counter.counting():
+                assert client.get(url).status == 200
+
+        return read
+
+    sheet = reading(f"{page}/sheet")
 
     def sheet_after_change(i: int, counter: Counter) -> None:
         client.post_json(f"{api}/buys{'/remove' if i % 2 else ''}", {"seat": 1}, token)
@@ -218,6 +223,8 @@ def scenarios(app: Any) -> dict[str, Step]:
         phone.open()
 
     phones = [Phone(TestClientHTTP(app), page) for _ in range(PHONES)]  # type: ignore[arg-type]
+    # The same game played at a card table: its people's names, kept like any other game's.
+    table_page = set_up_game(app, at_table=True)[1]
 
     def table_minute(_i: int, counter: Counter) -> None:
         for each in phones:  # uncounted: the phones' first loads
@@ -231,13 +238,15 @@ def scenarios(app: Any) -> dict[str, Step]:
 
     return {
         "poll": poll,
-        "round screen": round_screen,
+        "round screen": reading(page),
         "score sheet": sheet,
         "score sheet after a change": sheet_after_change,
         "poll after a change": poll_after_change,
         "API buy": api_buy,
         "form buy": form_buy,
         "table minute": table_minute,
+        "table's round screen": reading(table_page),
+        "table's score sheet": reading(f"{table_page}/sheet"),
     }
 
 

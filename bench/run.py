@@ -162,13 +162,19 @@ class Game:
         self.phone.open()
 
 
-def play_game(client: JsonSender) -> tuple[int, str]:
+def play_game(client: JsonSender, at_table: bool = False) -> tuple[int, str]:
     """Start a game of May I? with unlimited buys and play six rounds through the API, on
-    bench/client.py's Client or another JsonSender; the game's id and edit link."""
-    created = client.post_json(
-        "/api/v1/games",
-        {"ruleset": "unlimited-buys", "players": PLAYERS, "first_dealer": 0},
-    )
+    bench/client.py's Client or another JsonSender; the game's id and edit link. `at_table`:
+    a card table's game, its players the table's people."""
+    start = {"ruleset": "unlimited-buys", "players": PLAYERS, "first_dealer": 0}
+    if at_table:
+        opened = client.post_json("/api/v1/tables", {"name": "Bench club"})
+        assert opened.status == 201, opened.body[:300]
+        table = json.loads(opened.body)
+        where, table_token = f"/api/v1/tables/{table['id']}/games", table["links"]["edit_token"]
+        created = client.post_json(where, start, table_token)
+    else:
+        created = client.post_json("/api/v1/games", start)
     assert created.status == 201, created.body[:300]
     game = json.loads(created.body)
     game_id, token = game["id"], game["links"]["edit_token"]

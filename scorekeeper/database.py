@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import partial
 from typing import Any
 
@@ -78,6 +79,16 @@ def lock_game_row(game_id: int) -> Row[tuple[int, int, str, str]] | None:
     else:
         query = query.with_for_update()
     return db.session.execute(query).one_or_none()
+
+
+def lock_games(game_ids: Collection[int]) -> dict[int, int]:
+    """Lock these games in order of id, for a change of a table's people that all of them show
+    (tables/people.py), and read each one's version as the lock finds it. SQLite's write lock,
+    taken by the table's (lock_table), holds them already."""
+    query = select(Game.id, Game.version).where(Game.id.in_(list(game_ids))).order_by(Game.id)
+    if db.engine.dialect.name != "sqlite":
+        query = query.with_for_update()
+    return {int(game_id): int(version) for game_id, version in db.session.execute(query)}
 
 
 def lock_table(table_id: int) -> None:

@@ -6,26 +6,23 @@ the scored result the table's record reads (tables/record.py). No other module k
 (tests/test_layers.py).
 
 Never stale, for one reason: every change to a game's facts (buys, hands, corrections, undo,
-run-outs, links, "May I?" calls) bumps its version in its own transaction, and versions only
-grow, so no read names an older version's entry, and nothing is ever cleared. One exception:
-a card table's games show its people's names, which a rename or a merge changes without a
-version, so their states and regions are never kept. Their scored results are: a scored game
-holds no names, its key adds the edit link (games of equal id in two databases), and the
-record applies the people after it is read.
+run-outs, links, "May I?" calls, a rename or a merge of its table's people) moves its version in
+its own transaction (games/history.write, the one change path), and versions only grow, so no
+read names an older version's entry, and nothing is ever cleared. A card table's games are kept
+like any other; their scored results hold no names, their key adds the edit link (games of
+equal id in two databases), and the record applies the people after it is read.
 
-Bounded by weight, not count: each entry weighs about its pickled size in KB (measured on a
-four-player game: a state 5 to 7 KB, a sheet region 2 to 8 KB, a scored game under 1 KB). The
-budget is one for all, the least recently used dropped first, and each kind has a share it
-never grows past, so a table's big record (the scored games of 50,000 games at most, the old
-cap of the record's own map) cannot push out the states and regions the pages are polling: at
-least BUDGET - SHARES[SCORED] units always stay for them. Thread-safe: cachetools' LRU is not
-(a read reorders it), so reads take the lock too.
+Each kind is a plain least-recently-used cache of its own size, by weight, not count: each
+entry weighs about its pickled size in KB (measured on a four-player game: a state 5 to 7 KB,
+a sheet region 2 to 8 KB, a scored game under 1 KB). So a table's big record (the scored games
+of 50,000 games at most, the old cap of the record's own map) cannot push out the states and
+regions the pages are polling. Thread-safe: cachetools' LRU is not (a read reorders it), so
+reads take the lock too.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import NamedTuple
 
 from cachetools import LRUCache
@@ -36,8 +33,7 @@ from .rules.game_state import GameState
 from .rules.stats import PlayedGame
 
 STATE, REGION, SCORED = "state", "region", "scored"
-BUDGET = 56 * 1024  # units of about 1 KB pickled (what was measured; more in memory)
-SHARES = {STATE: 4096, REGION: 4096, SCORED: 50_000}
+SIZES = {STATE: 4096, REGION: 4096, SCORED: 50_000}  # units of about 1 KB pickled
 STATE_WEIGHT = 8
 EXTENSION = "scorekeeper.kept"  # the app's one cache, in app.extensions
 
@@ -51,60 +47,37 @@ class Entry(NamedTuple):
     weight: int
 
 
-class Weighed(LRUCache[Key, Entry]):
-    """cachetools' LRU by weight, where no kind (a key's first item) grows past its share:
-    a kind over its share drops its own least recently used entries first."""
-
-    def __init__(self, budget: int, shares: dict[str, int]) -> None:
-        super().__init__(maxsize=budget, getsizeof=lambda entry: entry.weight)
-        self.shares = shares
-        self.weights = dict.fromkeys(shares, 0)
-        self._kinds: dict[object, OrderedDict[Key, int]] = {kind: OrderedDict() for kind in shares}
-
-    def __getitem__(self, key: Key) -> Entry:
-        entry = super().__getitem__(key)
-        self._kinds[key[0]].move_to_end(key)
-        return entry
-
-    def __setitem__(self, key: Key, entry: Entry) -> None:
-        kind = str(key[0])
-        if key in self:
-            del self[key]
-        own = self._kinds[kind]
-        while own and self.weights[kind] + entry.weight > self.shares[kind]:
-            del self[next(iter(own))]
-        super().__setitem__(key, entry)  # may drop the least recently used of any kind
-        own[key] = entry.weight
-        self.weights[kind] += entry.weight
-
-    def __delitem__(self, key: Key) -> None:
-        super().__delitem__(key)  # also how LRUCache.popitem drops an entry
-        self.weights[str(key[0])] -= self._kinds[key[0]].pop(key)
+def _weight(entry: Entry) -> int:
+    return entry.weight
 
 
 class Kept:
-    """The app's one cache: values by key, weighed, behind one lock."""
+    """The app's one cache: a weighed LRU per kind, behind one lock."""
 
-    def __init__(self, budget: int = BUDGET, shares: dict[str, int] | None = None) -> None:
-        self._cache = Weighed(budget, shares or SHARES)
+    def __init__(self, sizes: dict[str, int] | None = None) -> None:
+        self._kinds = {
+            kind: LRUCache[Key, Entry](size, getsizeof=_weight)
+            for kind, size in (sizes or SIZES).items()
+        }
         self._lock = threading.Lock()
 
     def find(self, key: Key) -> tuple[bool, object]:
         """Whether a value is kept under this key (None may be one), and the value."""
         with self._lock:
-            entry = self._cache.get(key)
+            entry = self._kinds[str(key[0])].get(key)
         return (False, None) if entry is None else (True, entry.value)
 
     def put(self, key: Key, value: object, weight: int) -> None:
-        """Keep a value, dropping the least recently used beyond the budget or its share."""
-        if weight <= min(self._cache.maxsize, self._cache.shares[str(key[0])]):
+        """Keep a value, dropping its kind's least recently used beyond its size."""
+        cache = self._kinds[str(key[0])]
+        if weight <= cache.maxsize:
             with self._lock:
-                self._cache[key] = Entry(value, weight)
+                cache[key] = Entry(value, weight)
 
     def weights(self) -> dict[str, int]:
         """How much each kind weighs now."""
         with self._lock:
-            return dict(self._cache.weights)
+            return {kind: int(cache.currsize) for kind, cache in self._kinds.items()}
 
 
 def kept() -> Kept:
@@ -123,10 +96,9 @@ def state_at(game_id: int, version: int) -> GameState | None:
 
 
 def keep_state(state: GameState) -> None:
-    """Keep a state under the version its facts were read at (not a card table's game)."""
+    """Keep a state under the version its facts were read at."""
     facts = state.facts
-    if facts.table_id is None:
-        kept().put((STATE, facts.id, facts.version), state, STATE_WEIGHT)
+    kept().put((STATE, facts.id, facts.version), state, STATE_WEIGHT)
 
 
 def region_of(game: GameFacts, said: Key) -> str | None:
@@ -136,9 +108,8 @@ def region_of(game: GameFacts, said: Key) -> str | None:
 
 
 def keep_region(game: GameFacts, said: Key, html: str) -> None:
-    """Keep a rendered region (not a card table's game), weighed by its length in KB."""
-    if game.table_id is None:
-        kept().put((REGION, game.id, game.version, *said), html, 1 + len(html) // 1024)
+    """Keep a rendered region, weighed by its length in KB."""
+    kept().put((REGION, game.id, game.version, *said), html, 1 + len(html) // 1024)
 
 
 def scored_of(game: GameFacts) -> tuple[bool, PlayedGame | None]:

@@ -1,5 +1,5 @@
 """The one cache (scorekeeper/kept.py): a big record keeps no state out, a new version is never
-served an old entry, a card table's game is never kept, and threads share it safely."""
+served an old entry, a card table's game is kept like any other, and threads share it safely."""
 
 from __future__ import annotations
 
@@ -62,15 +62,14 @@ def test_a_big_record_keeps_no_state_out(app: Flask) -> None:
     state = state_of(facts(1))
     kept.keep_state(state)
     kept.keep_region(state.facts, ("games/_sheet.html",), "<section>" * 1000)
-    for game_id in range(2, kept.SHARES[SCORED] + 5_000):  # past the record's share
+    for game_id in range(2, kept.SIZES[SCORED] + 5_000):  # past the record's size
         kept.keep_scored(facts(game_id), played(game_id))
     assert kept.state_at(1, 1) is state
     assert kept.region_of(state.facts, ("games/_sheet.html",)) is not None
     weights = kept.kept().weights()
-    assert weights[SCORED] <= kept.SHARES[SCORED]
-    assert sum(weights.values()) <= kept.BUDGET
+    assert all(weights[kind] <= kept.SIZES[kind] for kind in weights)
     # The most recently read games are the ones kept, the oldest dropped.
-    assert kept.scored_of(facts(kept.SHARES[SCORED] + 4_999)) != (False, None)
+    assert kept.scored_of(facts(kept.SIZES[SCORED] + 4_999)) != (False, None)
     assert kept.scored_of(facts(2)) == (False, None)
 
 
@@ -87,13 +86,14 @@ def test_a_new_version_is_never_served_an_old_entry(app: Flask) -> None:
     assert kept.scored_of(replace(old, edit_token="other")) == (False, None)  # another game
 
 
-def test_a_card_tables_state_and_regions_are_never_kept(app: Flask) -> None:
-    game = facts(1, table_id=7)  # a rename changes its names without a version
-    kept.keep_state(state_of(game))
+def test_a_card_tables_game_is_kept_like_any_other(app: Flask) -> None:
+    game = facts(1, table_id=7)  # a rename moves its version (games/history.write)
+    state = state_of(game)
+    kept.keep_state(state)
     kept.keep_region(game, ("games/_sheet.html",), "<section>")
     kept.keep_scored(game, None)  # no names in it: the record applies the people after
-    assert kept.state_at(1, 1) is None
-    assert kept.region_of(game, ("games/_sheet.html",)) is None
+    assert kept.state_at(1, 1) is state
+    assert kept.region_of(game, ("games/_sheet.html",)) == "<section>"
     assert kept.scored_of(game) == (True, None)
 
 
@@ -106,24 +106,24 @@ def test_each_app_has_its_own_cache() -> None:
 
 
 def test_the_least_recently_used_goes_first_by_weight() -> None:
-    cache = Kept(budget=10, shares={STATE: 10, REGION: 10, SCORED: 4})
+    cache = Kept(sizes={STATE: 10, REGION: 4, SCORED: 4})
     cache.put((STATE, 1), "a", 4)
     cache.put((STATE, 2), "b", 4)
     assert cache.find((STATE, 1)) == (True, "a")  # read: now the most recent
-    cache.put((REGION, 3), "c", 2)
-    cache.put((REGION, 4), "d", 2)  # over the budget: state 2 goes, the least recently read
+    cache.put((STATE, 3), "c", 2)
+    cache.put((STATE, 4), "d", 2)  # over its size: state 2 goes, the least recently read
     assert cache.find((STATE, 2)) == (False, None)
-    assert cache.find((STATE, 1)) == (True, "a") and cache.find((REGION, 4)) == (True, "d")
+    assert cache.find((STATE, 1)) == (True, "a") and cache.find((STATE, 4)) == (True, "d")
     for game_id in range(10):  # the scored games drop their own oldest, never another kind
         cache.put((SCORED, game_id), None, 1)
-    assert cache.weights() == {STATE: 4, REGION: 2, SCORED: 4}
+    assert cache.weights() == {STATE: 8, REGION: 0, SCORED: 4}
     assert cache.find((SCORED, 9)) == (True, None) and cache.find((SCORED, 5)) == (False, None)
-    cache.put((REGION, 5), "too heavy", 11)  # heavier than the budget: not kept
+    cache.put((REGION, 5), "too heavy", 5)  # heavier than its kind's size: not kept
     assert cache.find((REGION, 5)) == (False, None)
 
 
 def test_threads_share_one_cache_safely() -> None:
-    cache = Kept(budget=500, shares={STATE: 300, REGION: 300, SCORED: 200})
+    cache = Kept(sizes={STATE: 300, REGION: 300, SCORED: 200})
     failures: list[str] = []
 
     def work(thread: int) -> None:
@@ -142,6 +142,5 @@ def test_threads_share_one_cache_safely() -> None:
         thread.join()
     weights = cache.weights()
     assert failures == []
-    assert sum(weights.values()) <= 500 and weights[SCORED] <= 200
-    assert sum(weights.values()) == cache._cache.currsize  # each kind's weight adds up
+    assert weights[STATE] <= 300 and weights[REGION] <= 300 and weights[SCORED] <= 200
     assert all(weight >= 0 for weight in weights.values())

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..games.history import ChangeKind, describe
+from ..games.history import Actor, ChangeKind, actor_of, describe
 from ..i18n import translate_text
 from ..models import Change as ChangeRow
 from ..models import iso
@@ -92,6 +92,7 @@ class Change(Answer):
 
     id: Count
     kind: ChangeKind
+    by: Actor  # who made it: the scorekeeper, the seat it names, or the table
     round: Count | None
     seat: Count | None
     text: str
@@ -107,6 +108,7 @@ class Change(Answer):
             {
                 "id": change.id,
                 "kind": change.kind,
+                "by": actor_of(change.kind),
                 "round": change.round_number,
                 "seat": change.seat,
                 "text": translate_text(describe(change, names, regular_rounds)),

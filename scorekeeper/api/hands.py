@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ..rules.deal import Deal, deal_for
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
@@ -11,9 +9,10 @@ from ..rules.hand_warnings import HandWarning
 from ..rules.laydown import BOOK, MeldCheck, check_book, check_contract, check_run
 from ..rules.messages import N_, Message, msg
 from ..rules.playing_cards import Card
-from ..rules.round_end import Hand, setup_for
+from ..rules.round_end import setup_for
+from ..rules.round_entry import Hand, RoundEnd, cards_of
 from ..rules.ruleset import RuleSet
-from ..rules.tally import hand_points, in_play_refusal, points_from_counts
+from ..rules.tally import cards_points, in_play_refusal
 from .check_requests import Laydown, OneMeld, TallyRequest
 from .fields import MAX_NUMBER
 from .problems import Problem
@@ -28,28 +27,29 @@ def warnings_at_hands(warnings: tuple[HandWarning, ...]) -> dict[str, list[Messa
     return errors
 
 
-def hands_by_seat(result: RoundResult, state: GameState, number: int) -> dict[int, Hand]:
-    """A round's hands by seat, tapped cards checked against the cards in play; else 422."""
+def round_end_of(result: RoundResult, state: GameState, number: int) -> RoundEnd:
+    """A round's end as the body says it, tapped cards checked against the cards in play;
+    else 422 with every hand's refusal."""
     setup = round_setup(state, number)
-    hands: dict[int, Hand] = {}
+    out = result.went_out
+    hands = {} if out is None else {out: Hand(went_out=True)}  # who went out holds no cards
     errors: dict[str, list[Message]] = {}
     for key, given in result.hands.items():
-        seat = int(key)
-        if seat == result.went_out:
-            continue  # the empty hand of the player who went out
+        if int(key) == out:
+            continue
         if given.points is not None:
-            hands[seat] = Hand(points=given.points)
+            hands[int(key)] = Hand(points=given.points)
             continue
         tapped = given.cards if given.cards is not None else given.counts or {}
         try:
             if setup is not None:  # a round not played yet is refused by the action
                 points_of(tapped, state.rules, setup, f"hands.{key}")
+            hands[int(key)] = Hand(cards=cards_of(tapped))
         except RuleError as error:
             errors[f"hands.{key}"] = [error.message]
-        hands[seat] = Hand(counts=_counts(tapped))
     if errors:
         raise Problem(422, errors=errors)
-    return hands
+    return RoundEnd(hands, out is None, result.cut_bonus_seat)
 
 
 def tally(request: TallyRequest) -> int:
@@ -60,18 +60,10 @@ def tally(request: TallyRequest) -> int:
     return points_of(request.counts or {}, request.ruleset, setup, "counts")
 
 
-def _counts(tapped: list[Card] | dict[str, int]) -> dict[str, int]:
-    """Cards counted per rank code, as the score sheet stores them."""
-    return tapped if isinstance(tapped, dict) else dict(Counter(c.rank.code for c in tapped))
-
-
 def points_of(tapped: list[Card] | dict[str, int], rules: RuleSet, setup: Deal, field: str) -> int:
     """Penalty points of tapped cards within the cards in play; errors under `field`."""
     try:
-        if isinstance(tapped, dict):
-            points = points_from_counts(tapped, rules, setup.decks, setup.jokers)
-        else:
-            points = hand_points(tapped, rules, setup.decks, setup.jokers)
+        points = cards_points(cards_of(tapped), rules, setup.decks, setup.jokers)
     except RuleError as error:
         raise RuleError(error.message, field=field) from error
     if points > MAX_NUMBER:  # only a house rule set with absurd card values gets here

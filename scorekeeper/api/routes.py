@@ -40,7 +40,7 @@ from .answers import (
 from .check_requests import MeldCheckRequest, TallyRequest
 from .fields import MAX_NUMBER
 from .game_answers import Game
-from .hands import check_melds, hands_by_seat, tally, warnings_at_hands
+from .hands import check_melds, round_end_of, tally, warnings_at_hands
 from .openapi import documented
 from .problems import Problem
 from .reading import read, read_json
@@ -196,11 +196,10 @@ def rounds_update(game_id: int, number: int) -> tuple[Response, int]:
     """
     state = open_for_change(game_id, game_access(game_id, change=True))
     result = read(RoundResult, players=state.players)
-    hands = hands_by_seat(result, state, number)
-    cut, action_id, version = result.cut_bonus_seat, result.action_id, result.version
+    end = round_end_of(result, state, number)
     try:
         saved = round_end.save_result(
-            state, number, result.went_out, hands, cut, action_id, version, result.confirm_warnings
+            state, number, end, result.action_id, result.version, result.confirm_warnings
         )
     except round_end.Unconfirmed as unconfirmed:
         raise Problem(422, errors=warnings_at_hands(unconfirmed.warnings)) from unconfirmed

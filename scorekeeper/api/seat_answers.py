@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..games import seat_hands
 from ..games.pending_hands import PendingHand as Entered
 from ..rules.game_state import GameState
+from ..rules.round_end import entered_points
 from .answer_base import Answer, Count
 
 
@@ -41,7 +41,7 @@ class PendingHand(Answer):
             name=state.names[entry.seat],
             round=entry.round_number,
             went_out=entry.went_out,
-            points=seat_hands.points_of(state, entry),
+            points=entered_points(state, entry),
             cards=dict(entry.cards) if entry.cards else None,
             cut_bonus=entry.cut_bonus,
             status="pending" if entry.waiting else "sent_back",

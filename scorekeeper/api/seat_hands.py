@@ -5,17 +5,16 @@ Saving the round stays PUT …/rounds/<n>, which names the entries saved unchang
 
 from __future__ import annotations
 
-from collections import Counter
-
 from flask import Blueprint, Response, jsonify
 from pydantic import Field, StrictBool
 
 from ..games import seat_hands
 from ..games.opening import open_for_change, open_for_read
 from ..games.pending_hands import NOTE_LENGTH
-from ..games.seat_hands import Entry
+from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
+from ..rules.round_entry import Hand, RoundEnd, cards_of
 from .access import game_access
 from .answer_base import answer
 from .fields import MAX_NUMBER, Cards, Counts, Whole
@@ -47,14 +46,18 @@ class SendBack(Body):
     note: str = Field("", max_length=NOTE_LENGTH)
 
 
-def _entry(body: HandEntry) -> Entry:
-    """What the body says, as the service reads a hand: cards counted per rank."""
+def _entry(body: HandEntry, seat: int) -> RoundEnd:
+    """What the body says, as a round's end of the seat's own hand: the cards as sent."""
     if body.went_out and (body.points or body.cards or body.counts):
         raise Problem(
             422, errors={"went_out": [msg(N_("The player who went out holds no cards."))]}
         )
-    counts = dict(Counter(card.rank.code for card in body.cards)) if body.cards else body.counts
-    return Entry(body.went_out, body.points, counts or None, body.cut_bonus)
+    try:
+        cards = cards_of(body.cards or body.counts or {}) or None
+    except RuleError as error:
+        raise RuleError(error.message, field="points") from error
+    hand = Hand(body.went_out, body.points, cards)
+    return RoundEnd({seat: hand}, cut_bonus_seat=seat if body.cut_bonus else None)
 
 
 @documented({200: PendingHand}, HandEntry)
@@ -64,7 +67,8 @@ def seat_hand_update(game_id: int) -> tuple[Response, int]:
     opened = open_seat(game_id, change=True)
     body = read(HandEntry)
     state = open_for_change(game_id, opened)
-    entered = seat_hands.submit(state, opened.seat, body.round, _entry(body), body.action_id)
+    end = _entry(body, opened.seat)
+    entered = seat_hands.submit(state, opened.seat, body.round, end, body.action_id)
     return answer(PendingHand.of(state, entered))
 
 

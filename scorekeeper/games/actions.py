@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import NamedTuple
 
 from ..database import lock_writes
@@ -113,7 +112,8 @@ def add_buy(
 
     `state` is the game's at the version read with its lock (games/writes.py); every change
     here answers the state it makes, which is `state` itself when nothing was added.
-    `calls`: the open calls left once the caller closed the round's (games/calls.grant).
+    `calls`: the open calls left once the caller closed the round's (games/calls.grant). A
+    buy for a seat with an open call settles it all the same (docs/RULES.md 11: one event).
     """
     if history.already_done(state.facts, action_id):
         return state
@@ -122,6 +122,8 @@ def add_buy(
     refusal = buy_refused(state, current, seat, bought_above)
     if refusal is not None:
         raise RuleError(refusal, field="seat")
+    if calls is None and any(made.seat == seat for made in state.facts.calls):
+        calls = writes.close_calls(state, seat)  # the row's Buy for a seat that called
     row = writes.add_buy(writes.round_to_change(state), seat)
     buy_id = row.buys[-1].id
     return writes.commit(
@@ -153,6 +155,7 @@ def remove_buy(
         return state
     current = _playing(state, seat)
     _check_buys_unchanged(state, current, seat, base_version)
+    # A buy that settled a call is taken back alone: the call stays closed (docs/RULES.md 11).
     bought = state.rounds[current.number].buys if current.number in state.rounds else []
     mine = [buy for buy in bought if buy.seat == seat]
     if not mine:
@@ -244,13 +247,8 @@ def rotate_link(state: GameState, role: Role) -> GameState:
     Answers the state with the new link."""
     game = state.facts
     token = game_links.rotate(game, role)
-    version, now = history.write(
-        game.id, game.version, "rotate_link", None, None, after={"role": role}
-    )
-    changed = replace(game, version=version, updated_at=now)
-    if role == "edit":
-        return writes.finish(state, replace(changed, edit_token=token))
-    return writes.finish(state, replace(changed, view_token=token))
+    made = {f"{role}_token": token}
+    return writes.change(state, made, "rotate_link", None, None, after={"role": role})
 
 
 def _check_buys_unchanged(

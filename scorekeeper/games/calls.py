@@ -1,34 +1,32 @@
 """ "May I?" called from a seat's phone: a stored request until the scorekeeper grants it (adds
 its buy) or dismisses it; nothing is bought without the scorekeeper (docs/RULES.md 11).
 
-A call bumps the game's version without a history entry (it is no fact of the game's play),
-so every phone's poll sees it at once; granting one is the Buy button's own change
-(actions.add_buy), which closes the round's open calls in the same transaction. The open
-calls are among the game's facts (GameFacts.calls, read by games/facts.py), so a kept state
-holds them; each write here answers the new state (`dataclasses.replace` of its facts, nothing
-read again), kept for its version as games/writes.py keeps a buy's.
+A call and its dismissal are changes like any other (games/writes.change: a history entry
+naming the seat, the version moved once), so every phone's poll sees them at once; granting one
+is the Buy button's own change (actions.add_buy), and any buy added for a seat with an open call
+settles it, closing the round's open calls in the same transaction: a call and its buy are one
+event. The open calls are among the game's facts (GameFacts.calls, read by games/facts.py), so
+a kept state holds them; each write here answers the new state (`dataclasses.replace` of its
+facts, nothing read again).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass
 from typing import NamedTuple
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select
 
 from ..extensions import db
-from ..models import Game, SeatCall, utcnow
+from ..models import SeatCall, utcnow
 from ..rules.arbiter import BuyRuling
 from ..rules.errors import RuleError
-from ..rules.game_facts import CallFacts, GameFacts
+from ..rules.game_facts import CallFacts
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
-from . import actions, history, opening
+from . import actions, history, writes
 from .may_i import rule_on_call
-from .state import game_state
 
-RECORDED, PASSED, DISMISSED = "recorded", "passed", "dismissed"
 NOT_CALLED = N_("%(name)s has not called.")
 
 
@@ -111,7 +109,10 @@ def call(state: GameState, seat: int) -> Called:
     row = {"game_id": game.id, "round_number": current.number, "seat": seat}
     inserted = db.session.connection().execute(insert(SeatCall), row | {"created_at": utcnow()})
     made = CallFacts(int(inserted.inserted_primary_key[0]), seat, current.number)
-    return Called(_open(made), _commit(state, (*game.calls, made)), True)
+    calls = {"calls": (*game.calls, made)}
+    return Called(
+        _open(made), writes.change(state, calls, "call", None, current.number, seat=seat), True
+    )
 
 
 def rule(state: GameState, discarder: int, turn_player_draws: bool) -> BuyRuling:
@@ -130,66 +131,30 @@ def grant(
 ) -> GameState:
     """Grant a seat that called its buy: add it, as the Buy button does, and close the round's
     open calls with it, the winner's as recorded (its stored outcome), the others' passed
-    over. One transaction.
+    over. One transaction. A call its seat's buy settled already (the row's Buy, tapped
+    meanwhile) records nothing more: the state as it is.
 
     With `called=False` (the API's scorekeeper) the seat need not have called: the buy is the
     scorekeeper's to give, and the open calls close all the same."""
     if history.already_done(state.facts, action_id):
         return state  # a second tap of the same button: added once, calls closed then
-    waiting = _waiting(state)
-    if called and not any(made.seat == seat for made in waiting):
+    if called and not any(made.seat == seat for made in _waiting(state)):
+        settled = seat_call(state, seat)
+        if settled is not None and settled.outcome == writes.RECORDED:
+            db.session.commit()  # ends the locked read: its buy is in, one event
+            return state
         name = state.names[seat] if 0 <= seat < len(state.names) else str(seat)
         raise RuleError(msg(NOT_CALLED, name=name), field="seat")
-    _close(waiting, seat)  # written by add_buy's own commit, or not at all
-    left = _without(state.facts, waiting)
+    left = writes.close_calls(state, seat)  # written by add_buy's own commit, or not at all
     return actions.add_buy(state, seat, action_id, base_version, calls=left)
 
 
 def dismiss(state: GameState) -> GameState:
     """Close the round's open calls without a buy (the turn player drew it, or no one gets
     it); the phones see it at once. The state after (itself when none was open)."""
-    waiting = _waiting(state)
-    if not waiting:
+    current = state.current
+    if current is None or not _waiting(state):
         db.session.commit()  # ends the locked read
         return state
-    _close(waiting, None)
-    return _commit(state, _without(state.facts, waiting))
-
-
-def _without(game: GameFacts, closed: tuple[CallFacts, ...]) -> tuple[CallFacts, ...]:
-    """The game's open calls but the ones closed."""
-    return tuple(made for made in game.calls if made not in closed)
-
-
-def _close(waiting: tuple[CallFacts, ...], winner: int | None) -> None:
-    """Mark the open calls acted on: the winner's recorded, the rest passed or dismissed."""
-    now = utcnow()
-    for made in waiting:
-        outcome = RECORDED if made.seat == winner else PASSED if winner is not None else DISMISSED
-        db.session.execute(
-            update(SeatCall).where(SeatCall.id == made.id).values(closed_at=now, outcome=outcome)
-        )
-
-
-def _commit(state: GameState, calls: tuple[CallFacts, ...]) -> GameState:
-    """Move the game's version on (so every poll shows the calls now), commit, and keep and
-    answer the state with these open calls."""
-    version, now = _bump(state.facts)
-    changed = replace(state.facts, version=version, updated_at=now, calls=calls)
-    derived = game_state(changed, state.rules)
-    db.session.commit()
-    opening.changed(derived)
-    return derived
-
-
-def _bump(game: GameFacts) -> tuple[int, datetime]:
-    """Move the game's version on from the one read with its lock: the new one, and when."""
-    now, bumped = utcnow(), game.version + 1
-    moved = db.session.connection().execute(
-        update(Game)
-        .where(Game.id == game.id, Game.version == game.version)
-        .values(version=bumped, updated_at=now)
-    )
-    if moved.rowcount != 1:
-        raise RuntimeError(f"game {game.id} is no longer at version {game.version}")
-    return bumped, now
+    left = writes.close_calls(state, None)
+    return writes.change(state, {"calls": left}, "calls_dismissed", None, current.number)

@@ -1,7 +1,10 @@
 """The change history: every action written with what it replaced, so it can be undone.
 
-Every change of a game's play writes its entry and the version bump with `write` (plain
-statements, games/writes.py), a new game's first with `add`. What an entry holds before and
+The one change path: every change any phone can see (the scorekeeper's play, a seat's call or
+hand, a rename or merge at the table) writes its entry and moves the game's version with
+`write`, under the game's lock, in plain statements (games/writes.py); a new game's first entry
+is `add`'s. Nothing else moves a version (tests/test_layers.py). Who made a change follows from
+its kind (`actor_of`): each kind is one door's. What an entry holds before and
 after is plain data of fixed shapes (a round's end as `snapshot` has it, for one), which
 undo puts back (games/writes.take_back) and a table's backup carries
 (tables/backup_history.py): they never change, or older histories could not be undone.
@@ -23,8 +26,22 @@ from ..rules.messages import C_, N_, Message, msg
 # Every kind of change the history holds; the API and the backup name them with this list.
 ChangeKind = Literal[
     "create", "buy", "buy_removed", "down", "down_removed", "run_out", "result", "undo",
-    "rotate_link",
+    "rotate_link", "call", "calls_dismissed", "hand_entered", "hand_sent_back", "rename",
+    "merge", "unmerge",
 ]  # fmt: skip
+Actor = Literal["scorekeeper", "seat", "table"]
+# The scorekeeper's changes of the play, which undo takes back (links stay replaced).
+UNDOABLE = ("buy", "buy_removed", "down", "down_removed", "run_out", "result")
+# The play's changes and the links': where a stale write looks unless told otherwise (the
+# phones' hands have their own check, games/round_end.py; a call replaces nothing).
+PLAY = ("create", *UNDOABLE, "undo", "rotate_link")
+BY_SEAT, BY_TABLE = ("call", "hand_entered"), ("rename", "merge", "unmerge")
+HANDS = ("hand_entered", "hand_sent_back")  # what a phone's entry went through
+
+
+def actor_of(kind: str) -> Actor:
+    """Who made a change of this kind: the seat it names, the table, or the scorekeeper."""
+    return "seat" if kind in BY_SEAT else "table" if kind in BY_TABLE else "scorekeeper"
 
 
 def add(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
@@ -76,10 +93,17 @@ def already_done(game: Game | GameFacts, action_id: str | None) -> bool:
 
 
 def changes_since(
-    game: Game | GameFacts, version: int, round_number: int | None = None, seat: int | None = None
+    game: Game | GameFacts,
+    version: int,
+    round_number: int | None = None,
+    seat: int | None = None,
+    kinds: tuple[str, ...] = PLAY,
 ) -> list[Change]:
-    """Changes made after the version a phone saw, optionally to one round or one seat."""
-    query = select(Change).where(Change.game_id == game.id, Change.version > version)
+    """Changes of these kinds made after the version a phone saw, optionally to one round or
+    one seat."""
+    query = select(Change).where(
+        Change.game_id == game.id, Change.version > version, Change.kind.in_(kinds)
+    )
     if round_number is not None:
         query = query.where(Change.round_number == round_number)
     if seat is not None:
@@ -104,7 +128,7 @@ def last_undoable(game: Game | GameFacts) -> Change | None:
         .where(
             Change.game_id == game.id,
             Change.undone_at.is_(None),
-            Change.kind.not_in(("undo", "rotate_link")),
+            Change.kind.in_(("create", *UNDOABLE)),
         )
         .order_by(Change.id.desc())
         .limit(1)
@@ -158,7 +182,48 @@ def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Mes
         if (change.after or {}).get("role") == "edit":
             return msg(N_("The edit link was replaced"))
         return msg(N_("The view link was replaced"))
+    if change.kind in (*BY_SEAT, *HANDS, "calls_dismissed"):
+        return _describe_phones(change, name, label)
+    if change.kind in BY_TABLE:
+        return _describe_people(change)
     return _describe_result(change, names, label)
+
+
+def _describe_phones(change: Change, name: str, label: Message) -> Message:
+    """A seat's call or hand from its phone, or the scorekeeper's answer to one."""
+    after = change.after or {}
+    if change.kind == "call":
+        return msg(N_("%(round)s: %(name)s called from their phone"), round=label, name=name)
+    if change.kind == "calls_dismissed":
+        return msg(N_("%(round)s: the scorekeeper dismissed the open calls"), round=label)
+    if change.kind == "hand_sent_back":
+        if after.get("note"):
+            said = N_("%(round)s: the scorekeeper sent %(name)s's hand back: “%(note)s”")
+            return msg(said, round=label, name=name, note=after["note"])
+        return msg(
+            N_("%(round)s: the scorekeeper sent %(name)s's hand back"), round=label, name=name
+        )
+    if after.get("went_out"):
+        return msg(
+            N_("%(round)s: %(name)s said on their phone they went out"), round=label, name=name
+        )
+    said = N_("%(round)s: %(name)s entered their hand on their phone: %(points)s")
+    return msg(said, round=label, name=name, points=_counted(after.get("points")))
+
+
+def _describe_people(change: Change) -> Message:
+    """A rename, a merge or an undone merge at the game's table, with the names it moved."""
+    old, new = (change.before or {}).get("name", ""), (change.after or {}).get("name", "")
+    if change.kind == "rename":
+        return msg(N_("%(old)s is called %(new)s now (renamed at the table)"), old=old, new=new)
+    if change.kind == "merge":
+        return msg(N_("%(old)s counts as %(new)s now (merged at the table)"), old=old, new=new)
+    return msg(N_("%(new)s counts as a person of their own again (at the table)"), new=new)
+
+
+def _counted(points: object) -> str:
+    """An entry's points as the history shows them ("?" for cards that no longer fit)."""
+    return "?" if points is None else str(points)
 
 
 def describe_entries(change: Change, names: tuple[str, ...]) -> Message | None:

@@ -1,22 +1,24 @@
 """Hands entered on the seats' own phones, as stored: pending until the scorekeeper saves the
 round, or sent back with a note (docs/RULES.md 11).
 
-A pending hand is no fact of the game: entering or sending one back moves the game's version on
-without a history entry (as a call does, games/calls.py), so every poll shows it within 2 s.
-Saving the round clears the round's pending hands in the same transaction, and the history
-entry of the save names the hands that came from the phones unchanged (`settle`).
+A pending hand is no fact of the round's play, but a fact of the game's version: entering or
+sending one back is a change like any other (games/writes.change: a history entry naming the
+seat, or the scorekeeper's note, and the version moved once), so every poll shows it within 2 s.
+Saving the round clears the round's pending hands in the same transaction (`settle`); its history
+entry names the hands that came from the phones unchanged (rules/round_entry.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, update
 
 from ..extensions import db
-from ..models import Game, SeatHand, utcnow
-from ..rules.game_facts import EnteredHand
+from ..models import SeatHand, utcnow
+from ..rules.game_facts import EnteredHand, GameFacts
 
 PENDING, SENT_BACK = "pending", "sent_back"
 NOTE_LENGTH = 140  # a word or two for the player, not a letter
@@ -25,105 +27,57 @@ NOTE_LENGTH = 140  # a word or two for the player, not a letter
 PendingHand = EnteredHand  # the name the service and its doors use
 
 
-def _as_hand(row: SeatHand) -> PendingHand:
-    return PendingHand(
-        row.seat,
-        row.round_number,
-        row.went_out,
-        row.points,
-        dict(row.cards) if row.cards else None,
-        row.cut_bonus,
-        row.status,
-        row.note,
-        row.action_id,
-    )
-
-
-def of_round(game_id: int, round_number: int | None) -> dict[int, PendingHand]:
-    """The round's entries from the phones, by seat, read afresh (one indexed query): for a
-    change under the game's lock; pages read them from the game's facts (`entered_in`)."""
-    if round_number is None:
-        return {}
-    query = select(SeatHand).where(
-        SeatHand.game_id == game_id, SeatHand.round_number == round_number
-    )
-    return {row.seat: _as_hand(row) for row in db.session.scalars(query.order_by(SeatHand.seat))}
-
-
-def enter(game_id: int, round_number: int, seat: int, values: dict[str, Any]) -> None:
-    """Store a seat's entry for the round in place of its earlier one, pending again, and
-    move the game's version on (the caller holds the game's lock and commits)."""
+def enter(
+    game: GameFacts, number: int, seat: int, values: dict[str, Any]
+) -> tuple[PendingHand, tuple[PendingHand, ...]]:
+    """Store a seat's entry for the round in place of its earlier one, pending again, at the
+    version the change makes (the caller holds the game's lock and writes the change); the
+    entry, and the game's entries with it."""
     db.session.execute(
         delete(SeatHand).where(
-            SeatHand.game_id == game_id,
-            SeatHand.round_number == round_number,
-            SeatHand.seat == seat,
+            SeatHand.game_id == game.id, SeatHand.round_number == number, SeatHand.seat == seat
         )
     )
-    version = _bump(game_id)
-    row = {"game_id": game_id, "round_number": round_number, "seat": seat, "status": PENDING}
-    db.session.execute(
-        insert(SeatHand), [row | values | {"version": version, "submitted_at": utcnow()}]
-    )
+    row = {"game_id": game.id, "round_number": number, "seat": seat, "status": PENDING}
+    stored = row | values | {"version": game.version + 1, "submitted_at": utcnow()}
+    db.session.execute(insert(SeatHand), [stored])
+    hand = PendingHand(seat, number, values["went_out"], values["points"], values["cards"],
+                       values["cut_bonus"], PENDING, None, values["action_id"])  # fmt: skip
+    return hand, _with(game, hand)
 
 
-def send_back(game_id: int, round_number: int, seat: int, note: str | None) -> None:
-    """Mark a seat's entry sent back with the scorekeeper's note (the caller commits)."""
+def send_back(
+    game: GameFacts, hand: PendingHand, note: str | None
+) -> tuple[PendingHand, tuple[PendingHand, ...]]:
+    """Mark a seat's entry sent back with the scorekeeper's note (the caller writes the
+    change); the entry as sent back, and the game's entries with it."""
     db.session.execute(
         update(SeatHand)
         .where(
-            SeatHand.game_id == game_id,
-            SeatHand.round_number == round_number,
-            SeatHand.seat == seat,
+            SeatHand.game_id == game.id,
+            SeatHand.round_number == hand.round_number,
+            SeatHand.seat == hand.seat,
         )
         .values(status=SENT_BACK, note=note or None)
     )
-    _bump(game_id)
+    sent = replace(hand, status=SENT_BACK, note=note or None)
+    return sent, _with(game, sent)
 
 
-def settle(
-    game_id: int,
-    round_number: int,
-    entered: Mapping[int, PendingHand],
-    end: Mapping[str, Any],
-) -> list[int]:
-    """Clear the round's entries as it is saved; the seats whose saved hand is exactly what
-    their phone sent (the rest the scorekeeper entered or changed). `entered`: the round's
-    entries in the facts read with the game's lock (an entry moves the version on, so they are
-    all of them). The caller commits."""
-    if not entered:
-        return []
-    db.session.execute(
-        delete(SeatHand).where(SeatHand.game_id == game_id, SeatHand.round_number == round_number)
-    )
-    cut = end["cut_bonus_seat"]
-    return [
-        result["seat"]
-        for result in end["results"]
-        if result["seat"] in entered and _same(entered[result["seat"]], result, cut)
-    ]
+def _with(game: GameFacts, hand: PendingHand) -> tuple[PendingHand, ...]:
+    """The game's entries with this one in place of its seat's earlier one of the round, in
+    order of round and seat (as games/facts.py reads them)."""
+    others = [h for h in game.entered if (h.round_number, h.seat) != (hand.round_number, hand.seat)]
+    return tuple(sorted([*others, hand], key=lambda h: (h.round_number, h.seat)))
 
 
-def _same(hand: PendingHand, result: Mapping[str, Any], cut: int | None) -> bool:
-    """Whether a saved hand is the phone's entry: went out, the same cards, or the same points,
-    and the exact cut claimed or not as the round has it."""
-    if not hand.waiting or hand.went_out != result["went_out"]:
-        return False
-    if hand.cut_bonus != (cut == hand.seat):
-        return False
-    if hand.went_out:
-        return True
-    if hand.cards:
-        return dict(hand.cards) == (result["cards"] or {})
-    return not result["cards"] and hand.points == result["points"]
-
-
-def _bump(game_id: int) -> int:
-    """Move the game's version on, under its lock, so every poll shows the entry now."""
-    bumped = db.session.execute(
-        update(Game)
-        .where(Game.id == game_id)
-        .values(version=Game.version + 1, updated_at=utcnow())
-        .returning(Game.version)
-    ).scalar_one()
-    return int(bumped)
+def settle(game_id: int, round_number: int, entered: Mapping[int, PendingHand]) -> None:
+    """Clear the round's entries as it is saved. `entered`: the round's entries in the facts
+    read with the game's lock (an entry moves the version on, so they are all of them). The
+    caller commits."""
+    if entered:
+        db.session.execute(
+            delete(SeatHand).where(
+                SeatHand.game_id == game_id, SeatHand.round_number == round_number
+            )
+        )

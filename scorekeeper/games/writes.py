@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import delete, insert, update
 
 from ..extensions import db
-from ..models import Buy, Change, Round, RoundResult, utcnow
+from ..models import Buy, Change, Round, RoundResult, SeatCall, utcnow
 from ..rules.errors import RuleError
 from ..rules.game_facts import (
     BuyFacts,
@@ -31,6 +31,8 @@ from ..rules.game_facts import (
 from ..rules.game_state import GameState
 from . import history, opening
 from .state import game_state
+
+RECORDED, PASSED, DISMISSED = "recorded", "passed", "dismissed"  # a closed call's outcome
 
 
 def round_to_change(state: GameState) -> RoundFacts:
@@ -134,18 +136,46 @@ def commit(
     entered: tuple[EnteredHand, ...] | None = None,
     **facts: Any,
 ) -> GameState:
-    """Write the history entry and the version bump for a change of `record`'s round, then
-    finish with the facts they make. `calls`: the open calls left, when the change closed some
-    in its transaction (games/calls.grant); `entered`: the phones' entries left (a round's save
-    clears its own)."""
-    game = state.facts
-    version, now = history.write(game.id, game.version, kind, action_id, record.number, **facts)
-    changed = replace(game, version=version, updated_at=now, rounds=game.with_round(record))
+    """Finish a change of `record`'s round (`change`). `calls`: the open calls left, when the
+    change closed some in its transaction (close_calls); `entered`: the phones' entries left (a
+    round's save clears its own)."""
+    made: dict[str, Any] = {"rounds": state.facts.with_round(record)}
     if calls is not None:
-        changed = replace(changed, calls=calls)
+        made["calls"] = calls
     if entered is not None:
-        changed = replace(changed, entered=entered)
-    return finish(state, changed)
+        made["entered"] = entered
+    return change(state, made, kind, action_id, record.number, **facts)
+
+
+def change(
+    state: GameState,
+    made: dict[str, Any],
+    kind: str,
+    action_id: str | None,
+    round_number: int | None,
+    **facts: Any,
+) -> GameState:
+    """The one change path of a game opened for a change: its history entry written and its
+    version moved once (history.write, under the lock `state` was read with), then finished
+    with the game's facts as `made` changes them (GameFacts fields) at that version."""
+    game = state.facts
+    version, now = history.write(game.id, game.version, kind, action_id, round_number, **facts)
+    return finish(state, replace(game, version=version, updated_at=now, **made))
+
+
+def close_calls(state: GameState, winner: int | None) -> tuple[CallFacts, ...]:
+    """Close the open calls of the round being played, the winner's as recorded (its buy is
+    added in the same transaction), the rest passed over, or all dismissed without a winner;
+    the game's open calls left (docs/RULES.md 11: a call and its buy are one event)."""
+    current = state.current
+    waiting = state.facts.open_calls(None if current is None else current.number)
+    now = utcnow()
+    for made in waiting:
+        outcome = RECORDED if made.seat == winner else PASSED if winner is not None else DISMISSED
+        db.session.execute(
+            update(SeatCall).where(SeatCall.id == made.id).values(closed_at=now, outcome=outcome)
+        )
+    return tuple(made for made in state.facts.calls if made not in waiting)
 
 
 def finish(state: GameState, changed: GameFacts) -> GameState:

@@ -37,13 +37,13 @@ from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.bounds import MAX_PLAYERS
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from ..rules.messages import N_, msg
 from ..rules.player_names import clean_name, name_key
-from ..rules.playing_cards import RANKS_BY_CODE
+from ..rules.playing_cards import Card
 from ..rules.presets import PRESETS
 from ..rules.round_end import MAX_POINTS, setup_for
+from ..rules.round_entry import Hand, card_of
 from ..rules.sheet_words import worded
-from ..rules.tally import points_from_counts
+from ..rules.tally import cards_points
 from .posted import TOKEN
 from .remembered_rule_sets import saved_here
 
@@ -116,26 +116,34 @@ def seated_beyond_table() -> bool:
     return False
 
 
-class CountsField(Field):
-    """Cards tapped for one hand, kept as rank codes separated by spaces ("K K JK")."""
+class CardsField(Field):
+    """Cards tapped for one hand, each with its copies, posted as rank codes or cards separated
+    by spaces ("K K JK", "KH 7S")."""
 
     widget = HiddenInput()
-    data: dict[str, int]
+    data: dict[Card, int]
 
     def process_data(self, value: Any) -> None:
         self.data = dict(value or {})
 
     def process_formdata(self, valuelist: list[Any]) -> None:
-        counts: dict[str, int] = {}
-        for code in (valuelist[0] if valuelist else "").split():
-            if code not in RANKS_BY_CODE:
+        cards: dict[Card, int] = {}
+        for token in (valuelist[0] if valuelist else "").split():
+            try:
+                card = card_of(token)
+            except RuleError as error:
                 # Translated now, with the token escaped: a lazy string would pass it raw.
-                raise ValueError(translate(msg(N_("Not a card: %(token)s"), token=code)))
-            counts[code] = counts.get(code, 0) + 1
-        self.data = counts
+                raise ValueError(translate(error.message)) from None
+            cards[card] = cards.get(card, 0) + 1
+        self.data = cards
 
     def _value(self) -> str:
-        return " ".join(code for code, n in (self.data or {}).items() for _ in range(n))
+        return " ".join(str(card) for card, n in (self.data or {}).items() for _ in range(n))
+
+    @property
+    def by_rank(self) -> dict[str, int]:
+        """The cards counted per rank code, as the rank buttons show them."""
+        return Hand(cards=self.data).counts() or {}
 
 
 def points_in_range(form: FlaskForm, field: Field) -> None:
@@ -161,7 +169,7 @@ class HandForm(FlaskForm):
             return super().bind_field(form, unbound_field, named)  # type: ignore[no-any-return]
 
     points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
-    cards = CountsField()
+    cards = CardsField()
 
 
 def round_form(
@@ -220,9 +228,7 @@ def hand_tallies(
     sums: dict[int, int | None] = {}
     for seat, hand in hands.items():
         try:
-            sums[seat] = points_from_counts(
-                hand.cards.data or {}, state.rules, setup.decks, setup.jokers
-            )
+            sums[seat] = cards_points(hand.cards.data or {}, state.rules, setup.decks, setup.jokers)
         except RuleError as error:
             hand.cards.errors = [translate(worded(state.rules, error.message))]
             sums[seat] = None

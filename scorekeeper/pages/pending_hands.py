@@ -8,7 +8,6 @@ entries as that form's fields, so they are checked and saved as typed ones are.
 from __future__ import annotations
 
 from flask import Blueprint, redirect, request, url_for
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from ..games import seat_hands
@@ -17,6 +16,7 @@ from ..games.pending_hands import PendingHand
 from ..games.refusals import status_of
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
+from ..rules.round_end import entered_points
 from .game_door import GAME, current_access, protect, require_edit
 from .rendering import field_errors, respond, wants_fragment
 
@@ -31,24 +31,6 @@ def entries_of(state: GameState, number: int) -> dict[int, PendingHand]:
     if current is None or current.number != number:
         return {}
     return state.facts.entered_in(number)
-
-
-def fill_round_form(form: FlaskForm, entries: dict[int, PendingHand]) -> list[int]:
-    """Put each waiting entry into the end-of-round form's hand of its seat: who went out,
-    the points or the tapped cards, the exact cut. The seats filled so."""
-    filled = []
-    for seat, entry in entries.items():
-        hand = form.hands.get(seat)
-        if not entry.waiting or hand is None:
-            continue
-        hand.points.data = entry.points
-        hand.cards.data = dict(entry.cards or {})
-        if entry.went_out:
-            form.went_out.data = str(seat)
-        if entry.cut_bonus and hasattr(form, "cut_bonus_seat"):
-            form.cut_bonus_seat.data = str(seat)
-        filled.append(seat)
-    return filled
 
 
 def _region(state: GameState, number: int, status: int = 200, **context: object) -> Response:
@@ -97,4 +79,4 @@ def ready_to_save(state: GameState, entries: dict[int, PendingHand]) -> bool:
 @bp.app_template_global()
 def pending_points(state: GameState, hand: PendingHand) -> int | None:
     """What a hand entered on a phone counts."""
-    return seat_hands.points_of(state, hand)
+    return entered_points(state, hand)

@@ -1,24 +1,23 @@
 """A seat's own hand pad: the end-of-round form's hand (rounds/_hand.html, hands.js) for one
 player, with "I went out" and, for the round's cutter, the exact cut. Field shapes only: the
-rules check the entry in games/seat_hands."""
+rules check the entry in rules/round_end.check_entry; pages/round_end_form fills and reads it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FormField, HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, Regexp
 from wtforms.widgets import CheckboxInput, HiddenInput
 
-from ..games.pending_hands import PendingHand
-from ..games.seat_hands import Entry
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.game_state import GameState
+from ..rules.round_entry import RoundEnd, entered_hand
 from .forms import HAND, HandForm, hand_tallies
 from .posted import TOKEN
+from .round_end_form import fill_form
 
 
 def form_class(seat: int) -> type[FlaskForm]:
@@ -54,45 +53,9 @@ def seat_form(state: GameState, seat: int, posted: bool = False) -> FlaskForm:
     form.number.data = number
     entry = state.facts.entered_in(number).get(seat)
     if entry is not None:
-        fill(form, entry)
+        cut = seat if entry.cut_bonus else None
+        fill_form(form, RoundEnd({seat: entered_hand(entry)}, cut_bonus_seat=cut))
     return form
-
-
-def fill(form: FlaskForm, entry: PendingHand) -> None:
-    """Put a seat's entry into its pad."""
-    hand = form.hands[entry.seat]
-    hand.points.data = entry.points
-    hand.cards.data = dict(entry.cards or {})
-    if entry.went_out:
-        form.went_out.data = str(entry.seat)
-    form.cut_bonus.data = entry.cut_bonus
-
-
-def entry_of(form: FlaskForm, seat: int) -> Entry:
-    """What the pad says, for the service to check."""
-    return Entry(
-        went_out=form.went_out.data == str(seat),
-        points=form.hands[seat].points.data,
-        counts=form.hands[seat].cards.data or None,
-        cut_bonus=bool(form.cut_bonus.data),
-    )
-
-
-def tap(form: FlaskForm, seat: int) -> None:
-    """A card tap without JavaScript: its card added (or the cards cleared), typed points
-    dropped, as hands.js does on the phone."""
-    tapped_seat, _sep, code = request.form.get("tap", "").partition(":")
-    if tapped_seat != str(seat):
-        return  # a seat taps only its own hand
-    cards = form.hands[seat].cards
-    counts = dict(cards.data or {})
-    if code == "clear":
-        counts = {}
-    elif code:
-        counts[code] = counts.get(code, 0) + 1
-        points = form.hands[seat].points
-        points.data, points.raw_data = None, []
-    cards.data = counts
 
 
 def hand_context(state: GameState, seat: int, form: FlaskForm) -> dict[str, Any]:

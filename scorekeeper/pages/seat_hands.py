@@ -4,7 +4,7 @@ always the link's, never the form's."""
 
 from __future__ import annotations
 
-from flask import Blueprint, url_for
+from flask import Blueprint, request, url_for
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -16,7 +16,8 @@ from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.sheet_words import worded
 from .rendering import go_to, respond
-from .seat_hand_form import entry_of, hand_context, seat_form, tap
+from .round_end_form import add_tap, read_form
+from .seat_hand_form import hand_context, seat_form
 from .seats import PAGE, SEAT, SEATS, current_seat, screen, seat_access
 
 bp = Blueprint("seat_hands", __name__, url_prefix=SEAT)
@@ -41,7 +42,7 @@ def enter(game_id: int) -> Response:
     if not form.validate():
         return _hand_page(state, seat, form, 422)
     try:
-        seat_hands.submit(state, seat, form.number.data, entry_of(form, seat), form.action_id.data)
+        seat_hands.submit(state, seat, form.number.data, read_form(form), form.action_id.data)
     except RuleError as error:
         _refused_at(form, seat, translate(worded(state.rules, error.message)), error.field)
         return _hand_page(state, seat, form, status_of(error))
@@ -54,7 +55,7 @@ def tap_card(game_id: int) -> Response:
     seat = current_seat()
     state = open_for_read(game_id, seat_access())
     form = seat_form(state, seat, posted=True)
-    tap(form, seat)  # the pad's own: a seat taps only its own hand
+    add_tap(form, request.form.get("tap", ""))  # the pad has the seat's own hand alone
     return _hand_page(state, seat, form)
 
 

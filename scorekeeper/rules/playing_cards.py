@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import CardParseError
@@ -82,7 +83,7 @@ def rank_letter(rank: Rank, locale: str = "en") -> str:
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """One card; a joker has no suit."""
+    """One card; a joker has no suit, nor has a card tapped by its rank alone ("K")."""
 
     rank: Rank
     suit: Suit | None = None
@@ -93,10 +94,7 @@ class Card:
         return self.rank is Rank.JOKER
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return "JK"
-        assert self.suit is not None
-        return f"{self.rank.code}{self.suit.value}"
+        return self.rank.code if self.suit is None else f"{self.rank.code}{self.suit.value}"
 
     def label(self, locale: str = "en") -> str:
         """The card as the table reads it, with the local rank letter and suit symbol.
@@ -104,13 +102,20 @@ class Card:
         A joker reads as its letters, as on the card buttons: the 🃏 glyph looked like the
         sheet's ★ "went out" mark.
         """
-        if self.is_joker:
-            return rank_letter(Rank.JOKER, locale)
-        assert self.suit is not None
-        return f"{rank_letter(self.rank, locale)}{self.suit.symbol}"
+        letter = rank_letter(self.rank, locale)
+        return letter if self.suit is None else f"{letter}{self.suit.symbol}"
 
 
 JOKER = Card(Rank.JOKER)
+
+
+def by_rank(cards: Mapping[Card, int]) -> dict[str, int]:
+    """Cards with their copies, counted per rank code as the score sheet stores them."""
+    counts: dict[str, int] = {}
+    for card, copies in cards.items():
+        counts[card.rank.code] = counts.get(card.rank.code, 0) + copies
+    return counts
+
 
 _SYMBOL_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])([CDHS])$")

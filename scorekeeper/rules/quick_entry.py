@@ -1,53 +1,38 @@
 """A round in one line: read what the table says ("Anna out, Bob 35, Carl twelve") into hands.
 
 The reading only fills the end-of-round form for the scorekeeper to check; it never saves,
-and every check of a hand stays with the form. Names match whole, or by their first letters
-where only one player's name starts so; numbers are digits or words (text2num reads them in
-English, German, Dutch and Spanish); each language's word for "out" marks who went out.
+and every check of a hand stays with the form. It fills a hand only when it is sure whose it
+is and what it holds, and names everything else (README, "The round in one line"): a word it
+cannot read, a name that fits two players, two players said out, a player said twice, a
+player it heard nothing for. Names match whole or by their first letters
+(quick_entry_parts.py); numbers are digits or words (text2num, in English, German, Dutch and
+Spanish); the sources' words for going out mark who went out (spoken_words.py).
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .messages import N_, Message
+from .quick_entry_names import Word
+from .quick_entry_parts import NumberWords, Part, split_parts
+from .spoken_words import language_of
 
-# Number words in a language ("treinta y cinco", "es") → 35, or None: the service passes one
-# (games/spoken_numbers.py, text2num), so the engine itself imports nothing but Python's own.
-NumberWords = Callable[[str, str], int | None]
+__all__ = ["MAX_TEXT", "NumberWords", "Reading", "SaidHand", "read_round"]
 
 MAX_TEXT = 500  # a round of eight players said aloud fits in far less
 MAX_DIGITS = 6  # more than any hand is worth; longer digit strings are not points
-LANGUAGES = ("en", "de", "nl", "es")
-
-# Folded (lower case, no accents) so a keyboard without "ó" or "ß" reads the same.
-OUT_WORDS = {
-    "en": {"out"},
-    "de": {"raus", "aus", "draussen"},
-    "nl": {"uit"},
-    "es": {"fuera", "salio"},
-}
-# Words a sentence carries around the points ("Bob has 35 points"); never taken for a name.
-FILLERS = {
-    "en": {"and", "has", "had", "is", "went", "with", "points", "point", "pts"},
-    "de": {"und", "hat", "ist", "mit", "punkte", "punkt", "pkt"},
-    "nl": {"en", "heeft", "is", "met", "punten", "punt"},
-    "es": {"y", "tiene", "con", "esta", "puntos", "punto", "pts"},
-}
-
-WORD = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
 class SaidHand:
-    """What the table said of one player: out, or a number of points."""
+    """What the table said of one player: out, or a number of points, and the words it was."""
 
     seat: int
     went_out: bool
     points: int | None
+    words: str = ""  # as said ("O 35"): shown at the hand, so the keeper sees what was read
 
 
 @dataclass(frozen=True)
@@ -56,18 +41,6 @@ class Reading:
 
     hands: tuple[SaidHand, ...]
     problems: tuple[Message, ...]
-
-
-@dataclass(frozen=True)
-class _Word:
-    text: str  # as typed, for numbers and for telling the table what was not read
-    key: str  # folded, for names and the language's words
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: "Concepción" and "concepcion" are one name."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def read_round(
@@ -79,134 +52,123 @@ def read_round(
             (),
             (Message(N_("Say the round in at most %(count)d characters."), {"count": MAX_TEXT}),),
         )
-    language = language.replace("-", "_").split("_")[0]  # "es_ES" reads Spanish
-    language = language if language in LANGUAGES else "en"
-    words = [_Word(match.group(), fold(match.group())) for match in WORD.finditer(text)]
-    keys = [tuple(WORD.findall(fold(name))) for name in names]
-    return _Reader(words, keys, names, language, number_words).read()
+    language = language_of(language)
+    parts = split_parts(text, names, language, number_words)
+    return _Hands(text, names, language, number_words).read(parts)
 
 
-class _Reader:
-    """Walks the words once: a name starts a player's part, the words after it are its value."""
+class _Hands:
+    """Each part's hand, kept only where nothing else said of that player disagrees."""
 
     def __init__(
-        self,
-        words: list[_Word],
-        keys: list[tuple[str, ...]],
-        names: Sequence[str],
-        language: str,
-        number_words: NumberWords,
+        self, text: str, names: Sequence[str], language: str, number_words: NumberWords
     ) -> None:
-        self.words, self.keys, self.names, self.language = words, keys, names, language
+        self.text, self.names, self.language = text, names, language
         self.number_words = number_words
-        self.out_words = OUT_WORDS[language] | OUT_WORDS["en"]
-        self.fillers = FILLERS[language]
         self.problems: list[Message] = []
+        self.told: set[int] = set()  # seats a problem already names
 
-    def read(self) -> Reading:
-        """Every player's part in the order said; a player said twice keeps the first."""
-        parts: list[tuple[int | None, list[_Word]]] = [(None, [])]  # words before any name
-        index = 0
-        while index < len(self.words):
-            word = self.words[index]
-            seat, length = self._whole_name_at(index)
-            if seat is None and not self._is_value(word, parts[-1][1]):
-                seat, length = self._first_letters(word), 1
-                parts.append((seat, []))  # an unknown name's value is dropped with it
-            elif seat is not None:
-                parts.append((seat, []))
-            else:
-                parts[-1][1].append(word)
-            index += length
-        stray = [word for word in parts[0][1] if word.key not in self.fillers]
-        if stray:
-            self._say(N_("“%(words)s” does not follow a player's name."), words=_text(stray))
-        hands: dict[int, SaidHand] = {}
-        for seat, value in parts[1:]:
-            if seat is None:
-                continue
-            if seat in hands:
-                self._say(N_("%(name)s was said twice: the first is kept."), name=self.names[seat])
-                continue
-            hand = self._hand(seat, value)
+    def read(self, parts: list[Part]) -> Reading:
+        """The hands in the order said, then who the line said nothing for."""
+        said: dict[int, list[SaidHand]] = {}
+        for part in parts:
+            hand = self._hand(part)
             if hand is not None:
-                hands[seat] = hand
-        return Reading(tuple(hands.values()), tuple(self.problems))
-
-    def _whole_name_at(self, index: int) -> tuple[int | None, int]:
-        """The seat whose whole name starts at this word, and how many words it takes."""
-        found = [
-            (len(key), seat)
-            for seat, key in enumerate(self.keys)
-            if key and tuple(word.key for word in self.words[index : index + len(key)]) == key
-        ]
-        if not found:
-            return None, 1
-        length, seat = max(found)  # "Jean Baptiste" before a player called "Jean"
-        return seat, length
-
-    def _first_letters(self, word: _Word) -> int | None:
-        """The one seat whose name starts with this word; None (and why) otherwise."""
-        seats = [seat for seat, key in enumerate(self.keys) if key and key[0].startswith(word.key)]
-        if len(seats) == 1:
-            return seats[0]
-        if seats:
-            names = tuple(self.names[seat] for seat in seats)
+                said.setdefault(hand.seat, []).append(hand)
+        hands = [hand for seat, found in said.items() if (hand := self._once(seat, found))]
+        out = [hand for hand in hands if hand.went_out]
+        if len(out) > 1:
             self._say(
-                N_("“%(word)s” fits more than one player (%(names)s): say more of the name."),
-                word=word.text,
-                names=names,
+                N_("Only one player goes out, but %(names)s were said out."),
+                [hand.seat for hand in out],
+                names=self._names([hand.seat for hand in out]),
             )
-        else:
-            self._say(N_("“%(word)s” is not a player's name."), word=word.text)
-        return None
+            hands = [hand for hand in hands if not hand.went_out]
+        filled = {hand.seat for hand in hands}
+        nothing = [seat for seat in range(len(self.names)) if seat not in filled | self.told]
+        if nothing:
+            self._say(N_("Nothing for %(names)s."), (), names=self._names(nothing))
+        return Reading(tuple(hands), tuple(self.problems))
 
-    def _is_value(self, word: _Word, before: list[_Word]) -> bool:
-        """A word that belongs to a player's value (alone or after the words before it)."""
-        return (
-            word.text.isdecimal()
-            or word.key in self.out_words
-            or word.key in self.fillers
-            or self._number(word.text) is not None
-            or (bool(before) and self._number(_text([*before, word])) is not None)
-        )
-
-    def _hand(self, seat: int, value: list[_Word]) -> SaidHand | None:
-        """One player's part: out, digits, or number words."""
-        name = self.names[seat]
-        if any(word.key in self.out_words for word in value):
-            return SaidHand(seat, went_out=True, points=None)
-        said = [word for word in value if word.key not in self.fillers]
-        if not said:
-            self._say(N_("No points were said for %(name)s."), name=name)
+    def _hand(self, part: Part) -> SaidHand | None:
+        """One part's hand, or None (and why, unless it is only a name without a value)."""
+        if part.problem is not None:
+            self.problems.append(part.problem)
+            self.told.update(part.seats)
             return None
-        if len(said) == 1 and said[0].text.isdecimal() and len(said[0].text) <= MAX_DIGITS:
-            return SaidHand(seat, went_out=False, points=int(said[0].text))
-        # "treinta y cinco", "fünf und dreißig": a connecting word inside belongs to the number.
-        start = next(index for index, word in enumerate(value) if word in said)
-        end = max(index for index, word in enumerate(value) if word in said) + 1
-        points = self._number(_text(value[start:end]))
+        said = [word for word in part.value if word.kind != "filler"]
+        if not part.name:
+            self._say(
+                N_("“%(words)s” does not follow a player's name."), (), words=self._span(said)
+            )
+            return None
+        if part.seat is None:
+            self._unread(part, said)
+            return None
+        if not said:
+            return None  # "Nothing for …" names them, unless a later part fills the hand
+        words = self.text[part.name[0].start : said[-1].end]
+        if all(word.kind == "out" for word in said):
+            return SaidHand(part.seat, went_out=True, points=None, words=words)
+        points = self._points(part.value, said)
         if points is None:
-            points = self._number(_text(said))
-        if points is None or points >= 10**MAX_DIGITS:
             self._say(
                 N_("“%(words)s” is not a number of points for %(name)s."),
-                words=_text(value),
-                name=name,
+                [part.seat],
+                words=self._span(said),
+                name=self.names[part.seat],
             )
             return None
-        return SaidHand(seat, went_out=False, points=points)
+        return SaidHand(part.seat, went_out=False, points=points, words=words)
 
-    def _number(self, text: str) -> int | None:
-        """The number these words say in the language (never digits: those are read apart)."""
-        if not text or any(char.isdecimal() for char in text):
+    def _points(self, value: list[Word], said: list[Word]) -> int | None:
+        """Digits alone, or number words ("treinta y cinco" with the "y" inside it)."""
+        if len(said) == 1 and said[0].kind == "digits":
+            return int(said[0].text) if len(said[0].text) <= MAX_DIGITS else None
+        if any(word.kind != "number" for word in said):
             return None
-        value = self.number_words(text, self.language)
-        return value if value is not None and value >= 0 else None
+        inside = value[value.index(said[0]) : value.index(said[-1]) + 1]
+        for words in (inside, said):
+            points = self.number_words(" ".join(word.text for word in words), self.language)
+            if points is not None and 0 <= points < 10**MAX_DIGITS:
+                return points
+        return None
 
-    def _say(self, template: str, **params: object) -> None:
+    def _once(self, seat: int, found: list[SaidHand]) -> SaidHand | None:
+        """A player said twice alike counts once; said two ways, neither is sure."""
+        first = (found[0].went_out, found[0].points)
+        differing = [hand for hand in found if (hand.went_out, hand.points) != first]
+        if not differing:
+            return found[0]
+        self._say(
+            N_("%(name)s was said twice: “%(first)s” and “%(second)s”."),
+            [seat],
+            name=self.names[seat],
+            first=found[0].words,
+            second=differing[0].words,
+        )
+        return None
+
+    def _unread(self, part: Part, said: list[Word]) -> None:
+        """Words that name no player; the points said after them are nobody's."""
+        unread = self._span(part.name)
+        if said:
+            self._say(
+                N_("I could not read “%(words)s”, so “%(value)s” is left out."),
+                (),
+                words=unread,
+                value=self._span(said),
+            )
+        else:
+            self._say(N_("I could not read “%(words)s”."), (), words=unread)
+
+    def _names(self, seats: list[int]) -> tuple[str, ...]:
+        return tuple(self.names[seat] for seat in seats)
+
+    def _span(self, words: list[Word]) -> str:
+        """The words as typed, from the first to the last (with what stood between them)."""
+        return self.text[words[0].start : words[-1].end]
+
+    def _say(self, template: str, seats: Sequence[int], **params: object) -> None:
         self.problems.append(Message(template, dict(params)))
-
-
-def _text(words: list[_Word]) -> str:
-    return " ".join(word.text for word in words)
+        self.told.update(seats)

@@ -13,27 +13,21 @@ from typing import Any
 
 from .deal import Deal, deal_for, tiebreaker_deal
 from .errors import RuleError
+from .game_facts import EnteredHand
 from .game_state import GameState
 from .hand_totals import HandLimits, check_total, hand_limits
 from .hand_warnings import HandWarning, WarnedHand, hand_warnings
 from .messages import N_, msg
+from .round_entry import Hand, RoundEnd, cards_of
 from .scoring import HandResult, check_cut_bonus
 from .stock import stock_ending_refusal
-from .tally import points_from_counts
+from .tally import cards_points
 
 MAX_POINTS = 10_000  # more than any hand can hold: a typing slip
 
 
 @dataclass(frozen=True)
-class Hand:
-    """What a player held at the end of a round: typed points, or cards counted per rank."""
-
-    points: int | None = None
-    counts: Mapping[str, int] | None = None
-
-
-@dataclass(frozen=True)
-class RoundEnd:
+class CheckedEnd:
     """A round's end as the rules accept it: who plays it, each hand scored, the stored facts."""
 
     seats: tuple[int, ...]
@@ -41,21 +35,17 @@ class RoundEnd:
     facts: dict[str, Any]  # as history.snapshot has it: how it ended and every hand
 
 
-def checked_end(
-    state: GameState,
-    number: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> RoundEnd:
+def checked_end(state: GameState, number: int, end: RoundEnd) -> CheckedEnd:
     """Every rule a round's end must pass, and the facts it stores."""
     seats = _round_seats(state, number)
-    if cut_bonus_seat is not None and cut_bonus_seat not in seats:
+    if sum(hand.went_out for hand in end.hands.values()) > 1:
+        raise RuleError(msg(N_("Only one player can go out in a round.")), field="went_out")
+    if end.cut_bonus_seat is not None and end.cut_bonus_seat not in seats:
         raise RuleError(msg(N_("That player is not in this round.")), field="cut_bonus_seat")
-    check_cut_bonus(state.rules, cut_bonus_seat, state.cutter_of(number))
-    check_stock_ending(state, number, went_out)
-    results = [_hand_result(state, number, seat, went_out, hands, cut_bonus_seat) for seat in seats]
-    return RoundEnd(seats, results, _stored(seats, results, hands, went_out, cut_bonus_seat))
+    check_cut_bonus(state.rules, end.cut_bonus_seat, state.cutter_of(number))
+    check_stock_ending(state, number, end.went_out)
+    results = [_hand_result(state, number, seat, end) for seat in seats]
+    return CheckedEnd(seats, results, _stored(seats, results, end))
 
 
 def check_stock_ending(state: GameState, number: int, went_out: int | None) -> None:
@@ -74,24 +64,18 @@ def check_stock_ending(state: GameState, number: int, went_out: int | None) -> N
         raise RuleError(refusal, field="went_out")
 
 
-def hand_refusals(
-    state: GameState,
-    number: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> dict[int, RuleError]:
+def hand_refusals(state: GameState, number: int, end: RoundEnd) -> dict[int, RuleError]:
     """Every hand's refusal at once, by seat, so a form shows them all instead of the first."""
     refusals: dict[int, RuleError] = {}
     for seat in _round_seats(state, number):
         try:
-            _hand_result(state, number, seat, went_out, hands, cut_bonus_seat)
+            _hand_result(state, number, seat, end)
         except RuleError as error:
             refusals[seat] = error
     return refusals
 
 
-def end_warnings(state: GameState, number: int, end: RoundEnd) -> tuple[HandWarning, ...]:
+def end_warnings(state: GameState, number: int, end: CheckedEnd) -> tuple[HandWarning, ...]:
     """The hands worth a second look (a zero without going out, a high hand), each named."""
     hands = [
         WarnedHand(seat, state.names[seat], result, limits_for(state, number, seat))
@@ -100,15 +84,52 @@ def end_warnings(state: GameState, number: int, end: RoundEnd) -> tuple[HandWarn
     return hand_warnings(hands)
 
 
-def check_hand(
-    state: GameState, number: int, seat: int, hand: Hand, went_out: bool, cut_bonus: bool
-) -> HandResult:
-    """One player's hand checked alone, as a round's end checks it among the others (a hand
-    entered on that player's phone, docs/RULES.md 11): the cards in play, the most a hand can
-    be worth (§6), no cards for who went out, the cut bonus for the round's cutter alone."""
-    cut_seat = seat if cut_bonus else None
-    check_cut_bonus(state.rules, cut_seat, state.cutter_of(number))
-    return _hand_result(state, number, seat, seat if went_out else None, {seat: hand}, cut_seat)
+def check_entry(
+    state: GameState, number: int, seat: int, end: RoundEnd, entered: Mapping[int, EnteredHand]
+) -> None:
+    """A hand entered on that player's own phone (docs/RULES.md 11), for the round being
+    played, checked alone as a round's end checks it among the others: the cards in play, the
+    most a hand can be worth (§6), no cards for who went out, the cut bonus for the round's
+    cutter alone; and one player out at most, the stock's ending allowing."""
+    _check_playing(state, number, seat)
+    if end.went_out == seat:
+        check_stock_ending(state, number, seat)
+        other = next((o for o, hand in entered.items() if o != seat and hand.went_out), None)
+        if other is not None and entered[other].waiting:
+            message = msg(N_("%(name)s already said they went out."), name=state.names[other])
+            raise RuleError(message, field="went_out")
+    try:
+        check_cut_bonus(state.rules, end.cut_bonus_seat, state.cutter_of(number))
+        _hand_result(state, number, seat, end)
+    except RuleError as error:  # at the fields of the seat's pad, not the round form's
+        field = "cut_bonus" if error.field == "cut_bonus_seat" else "points"
+        raise RuleError(error.message, field=field) from error
+
+
+def _check_playing(state: GameState, number: int, seat: int) -> None:
+    """The round being played, which must be the one a phone entered its hand for."""
+    current = state.current
+    if current is None:
+        raise RuleError(msg(N_("This game is over.")), field="game")
+    if number > current.number:
+        raise RuleError(msg(N_("That round has not been played yet.")), field="round")
+    if number != current.number:
+        message = N_("Round %(number)s is saved already: enter your hand for round %(now)s.")
+        raise RuleError(msg(message, number=number, now=current.number), field="round")
+    if seat not in current.seats:
+        raise RuleError(msg(N_("That player is not in this round.")), field="seat")
+
+
+def entered_points(state: GameState, entry: EnteredHand) -> int | None:
+    """What a hand entered on a phone counts: 0 for going out, its typed points, or its
+    cards' sum (None when the cards no longer fit the round, which the save then refuses)."""
+    if entry.went_out or not entry.cards:
+        return 0 if entry.went_out else entry.points
+    setup = setup_for(state, entry.round_number)
+    try:
+        return cards_points(cards_of(entry.cards), state.rules, setup.decks, setup.jokers)
+    except RuleError:
+        return None
 
 
 def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
@@ -119,27 +140,20 @@ def _round_seats(state: GameState, number: int) -> tuple[int, ...]:
     return seats
 
 
-def _hand_result(
-    state: GameState,
-    number: int,
-    seat: int,
-    went_out: int | None,
-    hands: Mapping[int, Hand],
-    cut_bonus_seat: int | None,
-) -> HandResult:
+def _hand_result(state: GameState, number: int, seat: int, end: RoundEnd) -> HandResult:
     """One hand's points: none for who went out, else typed or counted from the cards tapped,
     within the cards in play; typed points and tapped cards must agree."""
-    cut = cut_bonus_seat == seat
-    hand = hands.get(seat)
-    if seat == went_out:
-        if hand is not None and (hand.points or hand.counts):
+    cut = end.cut_bonus_seat == seat
+    hand = end.hands.get(seat)
+    if seat == end.went_out:
+        if hand is not None and (hand.points or hand.cards):
             message = msg(
                 N_("%(name)s went out and holds no cards: clear the points entered for them."),
                 name=state.names[seat],
             )
             raise RuleError(message, field=f"hands.{seat}")
         return HandResult(went_out=True, cut_bonus=cut)
-    if hand is None or (hand.points is None and hand.counts is None):
+    if hand is None or (hand.points is None and hand.cards is None):
         raise RuleError(
             msg(N_("Enter the points or the cards left in hand.")), field=f"hands.{seat}"
         )
@@ -153,11 +167,11 @@ def _hand_result(
 
 def _points(state: GameState, number: int, seat: int, hand: Hand) -> int:
     """A hand's points as typed, or as its tapped cards count."""
-    if hand.counts is None:
+    if hand.cards is None:
         return hand.points or 0
     setup = setup_for(state, number)
     try:
-        points = points_from_counts(hand.counts, state.rules, setup.decks, setup.jokers)
+        points = cards_points(hand.cards, state.rules, setup.decks, setup.jokers)
     except RuleError as error:
         raise RuleError(error.message, field=f"hands.{seat}") from error
     if hand.points is not None and hand.points != points:
@@ -188,29 +202,22 @@ def setup_for(state: GameState, number: int) -> Deal:
     return deal_for(state.rules, state.players, 1, state.facts.first_dealer, state.facts.decks)
 
 
-def _stored(
-    seats: Sequence[int],
-    results: Sequence[HandResult],
-    hands: Mapping[int, Hand],
-    went_out: int | None,
-    cut_bonus_seat: int | None,
-) -> dict[str, Any]:
-    """A round's end as the history stores it; tapped cards are kept to settle disputes."""
-    return {
+def _stored(seats: Sequence[int], results: Sequence[HandResult], end: RoundEnd) -> dict[str, Any]:
+    """A round's end as the history stores it; tapped cards are kept to settle disputes, and
+    the seats whose own phones entered their hands unchanged are named."""
+    went_out = end.went_out
+    stored: dict[str, Any] = {
         "ended_by_stock": went_out is None,
-        "cut_bonus_seat": cut_bonus_seat,
+        "cut_bonus_seat": end.cut_bonus_seat,
         "results": [
             {
                 "seat": seat,
                 "went_out": seat == went_out,
                 "points": result.points,
-                "cards": None if seat == went_out or seat not in hands else _counts(hands[seat]),
+                "cards": end.hands[seat].counts() if seat in end.hands else None,  # none out
             }
             for seat, result in zip(seats, results, strict=True)
         ],
     }
-
-
-def _counts(hand: Hand) -> dict[str, int] | None:
-    """The tapped cards of a hand, or None when its points were typed."""
-    return dict(hand.counts) if hand.counts else None
+    phones = [seat for seat in seats if seat in end.phones]
+    return stored | {"from_phones": phones} if phones else stored

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from .errors import RuleError
 from .messages import N_, Message, msg, nmsg
-from .playing_cards import RANKS_BY_CODE, Card, Rank
+from .playing_cards import RANKS_BY_CODE, Card, Rank, by_rank
 from .ruleset import RuleSet
 
 RANKS_PER_DECK = 4  # one card of each rank per suit
@@ -18,17 +18,13 @@ def card_points(card: Card, rules: RuleSet) -> int:
     return rules.scoring.value_of(card.rank)
 
 
-def hand_points(cards: Sequence[Card], rules: RuleSet, decks: int, jokers: int) -> int:
-    """Penalty points of a hand, which holds no card more often than there are decks."""
-    check_in_play(cards, decks, jokers)
-    return points_from_counts(Counter(card.rank.code for card in cards), rules, decks, jokers)
-
-
-def check_in_play(cards: Sequence[Card], decks: int, jokers: int) -> None:
-    """Refuse cards the decks do not hold (in_play_refusal), at the field "cards"."""
-    refusal = in_play_refusal(cards, decks, jokers)
-    if refusal is not None:
-        raise RuleError(refusal, field="cards")
+def cards_points(cards: Mapping[Card, int], rules: RuleSet, decks: int, jokers: int) -> int:
+    """Penalty points of the cards left in a hand, each with its copies: no card more often
+    than there are decks (a card tapped by its rank alone counts towards its rank's 4 × decks)."""
+    for card, copies in cards.items():
+        if card.suit is not None and copies > decks:
+            raise RuleError(_copies_refusal(card, decks), field="cards")
+    return points_from_counts(by_rank(cards), rules, decks, jokers)
 
 
 def in_play_refusal(cards: Sequence[Card], decks: int, jokers: int) -> Message | None:
@@ -37,15 +33,20 @@ def in_play_refusal(cards: Sequence[Card], decks: int, jokers: int) -> Message |
     count alike (docs/RULES.md 2)."""
     for card, copies in Counter(card for card in cards if not card.is_joker).items():
         if copies > decks:
-            return nmsg(
-                "Only %(count)s copy of %(card)s is in play.",
-                "Only %(count)s copies of %(card)s are in play.",
-                decks,
-                card=card,
-            )
+            return _copies_refusal(card, decks)
     if sum(card.is_joker for card in cards) > jokers:
         return _joker_limit(jokers)
     return None
+
+
+def _copies_refusal(card: Card, decks: int) -> Message:
+    """A card held more often than the decks hold it (two decks hold two 7♥)."""
+    return nmsg(
+        "Only %(count)s copy of %(card)s is in play.",
+        "Only %(count)s copies of %(card)s are in play.",
+        decks,
+        card=card,
+    )
 
 
 def points_from_counts(counts: Mapping[str, int], rules: RuleSet, decks: int, jokers: int) -> int:

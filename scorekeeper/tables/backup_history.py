@@ -57,6 +57,25 @@ class Replaced(Part):
     role: Literal["edit", "view"]
 
 
+class HandEntered(Part):
+    """What a seat's phone entered: went out, or what the hand counted ("?" when unknown)."""
+
+    went_out: bool
+    points: int | None = Field(default=None, ge=0, le=100_000)
+
+
+class Note(Part):
+    """The scorekeeper's word to a seat whose hand was sent back."""
+
+    note: str | None = Field(default=None, max_length=140)
+
+
+class Name(Part):
+    """A person's name as a game showed it, before and after a change at the table."""
+
+    name: str = Field(max_length=80)
+
+
 class RoundEnd(Part):
     """A round's end as history.snapshot writes it."""
 
@@ -78,6 +97,13 @@ SHAPES: dict[str, tuple[Any, Any]] = {
     "result": (RoundEnd | None, RoundEnd),
     "undo": (Undone, NONE),
     "rotate_link": (NONE, Replaced),
+    "call": (NONE, NONE),
+    "calls_dismissed": (NONE, NONE),
+    "hand_entered": (NONE, HandEntered),
+    "hand_sent_back": (NONE, Note),
+    "rename": (Name, Name),
+    "merge": (Name, Name),
+    "unmerge": (Name, Name),
 }
 ADAPTERS = {kind: (TypeAdapter(b), TypeAdapter(a)) for kind, (b, a) in SHAPES.items()}
 OF_A_ROUND = {"buy", "buy_removed", "down", "down_removed", "run_out", "result"}

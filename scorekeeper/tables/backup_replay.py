@@ -26,7 +26,8 @@ from ..rules.errors import RuleError
 from ..rules.game_facts import BuyFacts, GameFacts, ResultFacts, RoundFacts, SeatFacts
 from ..rules.game_state import GameState
 from ..rules.messages import N_, Message, msg
-from ..rules.round_end import Hand, checked_end
+from ..rules.round_end import checked_end
+from ..rules.round_entry import from_stored
 from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
 from ..rules.stock import stock_ran_out
@@ -179,12 +180,8 @@ def _replay_down(seats: tuple[int, ...], down: list[int]) -> None:
 
 def _replay_end(state: GameState, record: RoundFacts, played: BackupRound) -> RoundFacts:
     """The round's end, as the end-of-round form checks it; its facts must be the file's."""
-    out = [result.seat for result in played.results if result.went_out]
-    if len(out) > 1:
-        raise RuleError(msg(N_("Only one player can go out in a round.")))
-    hands = {r.seat: Hand(points=r.points, counts=r.cards) for r in played.results}
-    end = checked_end(state, played.number, out[0] if out else None, hands, played.cut_bonus_seat)
     stored = played.model_dump(include={"ended_by_stock", "cut_bonus_seat", "results"})
+    end = checked_end(state, played.number, from_stored(stored))
     if _in_seat_order(stored) != _in_seat_order(end.facts):
         message = N_(
             "Its end is not what its hands make: who went out, the stock and the hands disagree."

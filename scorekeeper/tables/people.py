@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from ..collation import by_name
-from ..database import lock_writes
+from ..database import lock_games, lock_writes
 from ..extensions import db
+from ..games import history
 from ..link_tokens import new_token
 from ..models import CardTable, Seat, TablePlayer, person_of, utcnow
 from ..rules.errors import RuleError
@@ -85,6 +86,7 @@ def rename(table: CardTable, player: TablePlayer, name: str) -> None:
     """Give a person a new name, in every game of the table at once."""
     name = _typed_name(name, "name")
     _check_free(table, name, but=player)
+    _tell_games(player, "rename", player.name, name)
     player.name = name
     db.session.commit()
 
@@ -108,6 +110,7 @@ def preview_merge(table: CardTable, merged_id: int, into_id: int) -> MergePrevie
 def merge(table: CardTable, merged_id: int, into_id: int) -> MergePreview:
     """Count one spelling's games as the other person's; kept as a fact, so it can be undone."""
     preview = preview_merge(table, merged_id, into_id)
+    _tell_games(preview.merged, "merge", preview.merged.name, preview.into.name)
     preview.merged.merged_into_id = preview.into.id
     preview.merged.merged_at = utcnow()
     db.session.commit()
@@ -120,8 +123,10 @@ def undo_merge(table: CardTable, player_id: int) -> TablePlayer:
     if player.merged_into_id is None:
         raise RuleError(msg(N_("%(name)s is not merged."), name=player.name), field="player")
     _check_free(table, player.name, but=player)
+    shown = person_of(player).name
     player.merged_into_id = None
     player.merged_at = None
+    _tell_games(player, "unmerge", shown, player.name)
     db.session.commit()
     return player
 
@@ -149,9 +154,27 @@ def _looks_alike(a: str, b: str) -> bool:
 
 def _games_of(player: TablePlayer) -> set[int]:
     """The games this spelling (and whoever was merged into it) sat at."""
+    return {game_id for game_id, _seat in _seats_of(player)}
+
+
+def _seats_of(player: TablePlayer) -> list[tuple[int, int]]:
+    """Each game and seat this spelling (and whoever was merged into it) sat at."""
     ids = {p.id for p in player.table.players if person_of(p).id == player.id}
-    query = select(Seat.game_id).where(Seat.table_player_id.in_(ids))
-    return set(db.session.scalars(query))
+    query = select(Seat.game_id, Seat.position).where(Seat.table_player_id.in_(ids))
+    return [(int(game_id), int(seat)) for game_id, seat in db.session.execute(query)]
+
+
+def _tell_games(player: TablePlayer, kind: str, old: str, new: str) -> None:
+    """Move on every game that shows this person, with an entry in its history naming the
+    table's change (games/history.write, the one change path): every open phone's poll shows
+    the new name within 2 s, and a state kept for an older version is never read again."""
+    seats = _seats_of(player)
+    versions = lock_games({game_id for game_id, _seat in seats})
+    for game_id, seat in sorted(seats):
+        facts = {"seat": seat, "before": {"name": old}, "after": {"name": new}}
+        versions[game_id], _now = history.write(
+            game_id, versions[game_id], kind, None, None, **facts
+        )
 
 
 def _new_player(table: CardTable, name: str) -> TablePlayer:

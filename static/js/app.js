@@ -15,10 +15,11 @@ document.addEventListener("click", async (event) => {
 });
 
 // Enter in a field that fills in others (data-enter-presses) presses its own button, not the
-// form's default "Save": the round said in one line is read, never saved by itself.
+// form's default "Save": the round said in one line is read, never saved by itself. In its
+// several lines, Shift+Enter still starts a new line.
 document.addEventListener("keydown", (event) => {
-  const input = event.target.closest?.("input[data-enter-presses]");
-  if (!input || event.key !== "Enter") return;
+  const input = event.target.closest?.("[data-enter-presses]");
+  if (!input || event.key !== "Enter" || event.shiftKey || event.isComposing) return;
   event.preventDefault();
   document.getElementById(input.dataset.enterPresses)?.click();
 });

@@ -198,9 +198,16 @@ document.addEventListener("click", (event) => {
   const codes = code === "clear" ? [] : [...cards.value.split(" ").filter(Boolean), code];
   cards.value = codes.join(" ");
   if (code !== "clear") dropTypedPoints(hand);
+  hand.querySelector("[data-said-note]")?.remove(); // no longer what was read: see below
   drawCounts(hand, seat, codes);
   saveDraft(form);
   countHand(form, seat);
+});
+
+// A hand filled in from the round said in one line shows the words it was read from, until
+// its points are typed here: then they are no longer what was read.
+document.addEventListener("input", (event) => {
+  event.target.closest?.("form[data-draft] fieldset.hand")?.querySelector("[data-said-note]")?.remove();
 });
 
 // The player who went out holds no cards: their hand has no field to fill in (a seat's own pad

@@ -302,3 +302,12 @@ def test_a_round_without_warnings_saves_when_confirmation_is_asked_for(api: Api)
     api.start()
     saved = api.end_round(1, "Anna", {"Ben": 10, "Carla": 20, "Dev": 5}, confirm_warnings=False)
     assert saved.status_code == 200 and saved.json["warnings"] == []
+
+
+def test_a_hand_holding_a_card_more_often_than_the_decks_is_refused(api: Api) -> None:
+    api.start()  # four players: two decks, two K♥
+    hands = {"1": {"cards": "KH KH KH"}, "2": {"points": 5}, "3": {"points": 5}}
+    response = api.call("put", f"{api.url}/rounds/1", {"went_out": 0, "hands": hands})
+    problem = assert_problem(response, 422, "hands.1")
+    assert problem["errors"]["hands.1"] == ["Only 2 copies of K♥ are in play."]
+    assert api.state()["rounds"] == []

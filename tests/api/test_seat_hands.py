@@ -109,3 +109,53 @@ def test_saving_the_round_clears_the_entries_and_names_who_entered_them(api: Api
     history = api.ok("get", f"{api.url}/history")
     saved = next(change for change in history if change["kind"] == "result")
     assert saved["from_phones"] == [0, 1, 2]  # Dev's hand is the scorekeeper's
+
+
+def test_a_round_put_on_a_version_before_a_seats_newer_hand_is_refused(api: Api) -> None:
+    api.start(players=["Anna", "Ben", "Oma"])
+    put_hand(api, "Anna", {"round": 1, "went_out": True})
+    put_hand(api, "Ben", {"round": 1, "points": 10})
+    put_hand(api, "Oma", {"round": 1, "points": 20})
+    drawn = api.version()
+    assert put_hand(api, "Oma", {"round": 1, "points": 45}).status_code == 200
+    stale = api.end_round(1, "Anna", {"Ben": 10, "Oma": 20}, version=drawn)
+    problem = assert_problem(stale, 409)
+    assert problem["errors"]["hands.2"] == ["Oma changed their hand on their phone: 45, not 20."]
+    listed = api.ok("get", f"{api.url}/rounds/1/pending")
+    assert [entry["points"] for entry in listed] == [0, 10, 45]  # Oma's newer 45 stands
+    assert api.end_round(1, "Anna", {"Ben": 10, "Oma": 45}, version=drawn).status_code == 200
+
+
+def test_the_history_says_who_made_each_change(api: Api) -> None:
+    api.start()
+    put_hand(api, "Ben", {"round": 1, "points": 12})
+    api.ok("post", f"{api.url}/rounds/1/pending/1/send-back", {"note": "Count the joker"})
+    api.buy("Carla")
+    history = api.ok("get", f"{api.url}/history")
+    assert [(change["kind"], change["by"], change["seat"]) for change in history[:3]] == [
+        ("buy", "scorekeeper", 2),
+        ("hand_sent_back", "scorekeeper", 1),
+        ("hand_entered", "seat", 1),
+    ]
+    assert history[1]["text"] == "Round 1: the scorekeeper sent Ben's hand back: “Count the joker”"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Only 2 copies of K♥ are in play."),
+        ("de", "K♥ ist nur 2-mal im Spiel."),
+        ("nl", "Er zijn maar 2 exemplaren van H♥ in het spel."),
+        ("es", "Solo hay 2 ejemplares de K♥ en juego."),
+    ],
+)
+def test_a_hand_holding_a_card_more_often_than_the_decks_is_refused(
+    api: Api, language: str, said: str
+) -> None:
+    api.start()  # four players: two decks, two K♥
+    headers = {**bearer(api.seat_link("Ben")), "Accept-Language": language}
+    body = {"round": 1, "cards": "KH KH KH"}
+    refused = api.client.put(f"/api/v1{api.url}/seat/hand", json=body, headers=headers)
+    assert assert_problem(refused, 422)["errors"]["points"] == [said]
+    assert api.ok("get", f"{api.url}/rounds/1/pending") == []
+    assert put_hand(api, "Ben", {"round": 1, "cards": "KH KH KS"}).json["points"] == 30

@@ -4,8 +4,9 @@ once and the arbiter decides; every seat enters its own hand; the scorekeeper se
 with a note and that seat sends it again; one tap saves the round; a view link's sheet follows
 live; in round 2 a second "I went out" is refused at the phone, entries arriving while the
 end-of-round form is open fill its blank hands but never what the scorekeeper typed, and the
-a hand sent back from the form is blank there until its phone sends it again, and the
-history names who entered what."""
+a hand sent back from the form is blank there until its phone sends it again, a save drawn
+before a phone's newer hand is refused and shows it (issue 32), and the history names who
+entered what."""
 
 from __future__ import annotations
 
@@ -41,8 +42,11 @@ def send_hand(seat: Page, *, out: bool = False, points: int | None = None, cards
 
 
 def test_two_rounds_with_every_hand_counted_on_its_own_phone(
-    page: Page, open_phone: Callable[..., Phone]
+    open_phone: Callable[..., Phone],
 ) -> None:
+    keeper = open_phone()
+    keeper.allow(409)  # round 2's save drawn before Ben's newer hand
+    page = keeper.page
     start_game(page)  # Anna deals: Ben plays first
     game_url = page.url
     page.goto(f"{game_url}/share")
@@ -132,6 +136,14 @@ def test_two_rounds_with_every_hand_counted_on_its_own_phone(
     expect(dan.page.get_by_test_id("sent-back")).to_contain_text("Really 40?")
     send_hand(dan.page, points=40)
     expect(hand(page, "Dan").get_by_label("Points")).to_have_value("40")
+    # Ben's 20 came after the form was drawn: the save would replace it, so it is refused and
+    # shows it (issue 32); the scorekeeper, sure of 25, types it again on the form drawn anew.
+    page.get_by_role("button", name="Save the round", exact=True).last.click()
+    expect(page.get_by_role("alert").first).to_have_text(
+        "Ben changed their hand on their phone: 20, not 25."
+    )
+    expect(hand(page, "Ben").get_by_label("Points")).to_have_value("20")
+    hand(page, "Ben").get_by_label("Points").fill("25")
     page.get_by_role("button", name="Save the round", exact=True).last.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Round 3 of 7")
     second = viewer.page.locator("tbody tr").nth(1).locator(".score")

@@ -169,12 +169,11 @@ def test_serve_says_where_its_data_lives(tmp_path: Path) -> None:
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )
     try:
-        assert process.stdout is not None
-        said = [process.stdout.readline().rstrip() for _line in range(4)]
+        wait_for(f"http://127.0.0.1:{port}/healthz", process)  # said before it serves
     finally:
         process.terminate()
-        process.communicate(timeout=30)
-    assert said == [
+        said = process.communicate(timeout=30)[0].splitlines()
+    assert said[:4] == [
         f"Scorekeeper is serving at http://127.0.0.1:{port}/",
         f"Its data: {tmp_path / 'data'}",
         f"  database: {tmp_path / 'data' / 'scorekeeper.db'}",

@@ -4,22 +4,26 @@ game's facts are built here, no app and no database."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.game_facts import GameFacts, ResultFacts, RoundFacts, SeatFacts
+from scorekeeper.rules.game_facts import EnteredHand, GameFacts, ResultFacts, RoundFacts, SeatFacts
 from scorekeeper.rules.game_state import GameState, game_state
+from scorekeeper.rules.playing_cards import Card, Rank, Suit
 from scorekeeper.rules.presets import LIVERPOOL, MAY_I
 from scorekeeper.rules.round_end import (
     MAX_POINTS,
-    Hand,
+    CheckedEnd,
+    check_entry,
     checked_end,
     end_warnings,
     hand_refusals,
     setup_for,
 )
+from scorekeeper.rules.round_entry import Hand, RoundEnd, cards_of
 from scorekeeper.rules.ruleset import RuleSet
 
 NAMES = ("Anna", "Ben", "Carla", "Dan")
@@ -63,6 +67,25 @@ def round_one(dealer: int = 0, run_outs: int = 0, cut_bonus_seat: int | None = N
     )
 
 
+def end_of(went_out: int | None, hands: dict[int, Hand], cut: int | None) -> RoundEnd:
+    """A round's end as the form says it: who went out (None: the stock), the hands, the cut."""
+    if went_out is not None:
+        hands = {**hands, went_out: replace(hands.get(went_out, Hand()), went_out=True)}
+    return RoundEnd(hands, went_out is None, cut)
+
+
+def check(
+    state: GameState, number: int, went_out: int | None, hands: dict[int, Hand], cut: int | None
+) -> CheckedEnd:
+    """checked_end of the round's end the form says."""
+    return checked_end(state, number, end_of(went_out, hands, cut))
+
+
+def tapped(counts: dict[str, int]) -> dict[Card, int]:
+    """Cards tapped by their rank alone, as the end-of-round form's buttons tap them."""
+    return cards_of(counts)
+
+
 def refusal_of(error: RuleError) -> tuple[str | None, str]:
     """Where a refusal stands and what it says, in English."""
     return error.field, str(error.message)
@@ -77,8 +100,12 @@ def refusal_of(error: RuleError) -> tuple[str | None, str]:
         (0, {**EVERY_HAND, 2: Hand()}, {2: "Enter the points or the cards"}),
         (0, {**EVERY_HAND, 1: Hand(points=1)}, {1: "No hand is worth 1"}),
         (0, {**EVERY_HAND, 3: Hand(points=MAX_POINTS + 1)}, {3: "from 0 to 10000"}),
-        (0, {**EVERY_HAND, 1: Hand(counts={"K": 2}, points=25)}, {1: "25 points were typed"}),
-        (0, {**EVERY_HAND, 2: Hand(counts={"JK": 9})}, {2: "Joker"}),
+        (
+            0,
+            {**EVERY_HAND, 1: Hand(cards=tapped({"K": 2}), points=25)},
+            {1: "25 points were typed"},
+        ),
+        (0, {**EVERY_HAND, 2: Hand(cards=tapped({"JK": 9}))}, {2: "Joker"}),
         (
             1,
             {0: Hand(points=3), 2: Hand(points=40), 3: Hand(points=1)},
@@ -90,7 +117,7 @@ def refusal_of(error: RuleError) -> tuple[str | None, str]:
 def test_each_hand_is_refused_at_its_own_seat(
     went_out: int, hands: dict[int, Hand], refused: dict[int, str]
 ) -> None:
-    refusals = hand_refusals(state_of(), 1, went_out, hands, None)
+    refusals = hand_refusals(state_of(), 1, end_of(went_out, hands, None))
     assert sorted(refusals) == sorted(refused)
     for seat, words in refused.items():
         field, said = refusal_of(refusals[seat])
@@ -100,19 +127,19 @@ def test_each_hand_is_refused_at_its_own_seat(
 
 def test_a_round_end_refuses_its_first_hand_refusal_and_stores_nothing_else() -> None:
     with pytest.raises(RuleError) as refused:
-        checked_end(state_of(), 1, 0, {**EVERY_HAND, 2: Hand()}, None)
+        check(state_of(), 1, 0, {**EVERY_HAND, 2: Hand()}, None)
     assert refused.value.field == "hands.2"
 
 
 def test_a_round_not_reached_is_refused() -> None:
     with pytest.raises(RuleError) as refused:
-        checked_end(state_of(), 2, 0, EVERY_HAND, None)
+        check(state_of(), 2, 0, EVERY_HAND, None)
     assert refusal_of(refused.value) == ("round", "That round has not been played yet.")
 
 
 def test_the_stored_end_keeps_tapped_cards_and_typed_points_apart() -> None:
-    hands = {**EVERY_HAND, 1: Hand(counts={"K": 2, "5": 1})}
-    end = checked_end(state_of(), 1, 0, hands, None)
+    hands = {**EVERY_HAND, 1: Hand(cards=tapped({"K": 2, "5": 1}))}
+    end = check(state_of(), 1, 0, hands, None)
     assert [result.points for result in end.results] == [0, 25, 40, 5]
     assert end.facts == {
         "ended_by_stock": False,
@@ -138,8 +165,8 @@ def test_the_stored_end_keeps_tapped_cards_and_typed_points_apart() -> None:
 def test_tapped_cards_count_their_values_and_may_agree_with_typed_points(
     counts: dict[str, int], typed: int | None, points: int
 ) -> None:
-    hands = {**EVERY_HAND, 2: Hand(points=typed, counts=counts)}
-    end = checked_end(state_of(), 1, 0, hands, None)
+    hands = {**EVERY_HAND, 2: Hand(points=typed, cards=tapped(counts))}
+    end = check(state_of(), 1, 0, hands, None)
     assert end.results[2].points == points
 
 
@@ -147,8 +174,8 @@ def test_tapped_cards_count_their_values_and_may_agree_with_typed_points(
 def test_typed_points_that_differ_from_the_tapped_cards_are_refused(
     typed: int, counted: int
 ) -> None:
-    hands = {**EVERY_HAND, 2: Hand(points=typed, counts={"K": 2})}
-    refusals = hand_refusals(state_of(), 1, 0, hands, None)
+    hands = {**EVERY_HAND, 2: Hand(points=typed, cards=tapped({"K": 2}))}
+    refusals = hand_refusals(state_of(), 1, end_of(0, hands, None))
     assert str(refusals[2].message).startswith(f"{typed} points were typed but the tapped cards")
     assert f"count {counted}" in str(refusals[2].message)
 
@@ -161,10 +188,10 @@ def test_the_cut_bonus_goes_only_to_the_player_right_of_the_dealer(
     assert state.cutter_of(1) == cutter == state.current.cutter  # type: ignore[union-attr]
     went_out = (cutter + 1) % 4
     hands = {seat: Hand(points=10) for seat in range(4) if seat != went_out}
-    assert checked_end(state, 1, went_out, hands, cutter).facts["cut_bonus_seat"] == cutter
+    assert check(state, 1, went_out, hands, cutter).facts["cut_bonus_seat"] == cutter
     for other in set(range(4)) - {cutter}:
         with pytest.raises(RuleError) as refused:
-            checked_end(state, 1, went_out, hands, other)
+            check(state, 1, went_out, hands, other)
         assert refusal_of(refused.value) == (
             "cut_bonus_seat",
             "Only the player who cut this round can earn the cut bonus.",
@@ -174,9 +201,9 @@ def test_the_cut_bonus_goes_only_to_the_player_right_of_the_dealer(
 def test_a_past_rounds_cutter_is_the_one_right_of_who_dealt_it() -> None:
     state = state_of(LIVERPOOL, rounds=(round_one(dealer=2),), first_dealer=0)
     assert state.cutter_of(1) == 1  # who really dealt round 1 decides, not the first dealer
-    assert checked_end(state, 1, 0, EVERY_HAND, 1).facts["cut_bonus_seat"] == 1
+    assert check(state, 1, 0, EVERY_HAND, 1).facts["cut_bonus_seat"] == 1
     with pytest.raises(RuleError):
-        checked_end(state, 1, 0, EVERY_HAND, 3)
+        check(state, 1, 0, EVERY_HAND, 3)
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
@@ -184,13 +211,13 @@ def test_a_game_without_a_cut_bonus_refuses_it_to_everyone(seat: int) -> None:
     state = state_of(MAY_I)
     assert state.cutter_of(1) is None
     with pytest.raises(RuleError) as refused:
-        checked_end(state, 1, 0, EVERY_HAND, seat)
+        check(state, 1, 0, EVERY_HAND, seat)
     assert refusal_of(refused.value) == ("cut_bonus_seat", "These rules have no cut bonus.")
 
 
 def test_a_cut_by_someone_not_in_the_round_is_refused() -> None:
     with pytest.raises(RuleError) as refused:
-        checked_end(state_of(LIVERPOOL), 1, 0, EVERY_HAND, 7)
+        check(state_of(LIVERPOOL), 1, 0, EVERY_HAND, 7)
     assert refusal_of(refused.value) == ("cut_bonus_seat", "That player is not in this round.")
 
 
@@ -204,10 +231,10 @@ def test_the_stock_ends_a_may_i_round_only_at_its_second_run_out(
     stored = RoundFacts(id=1, number=1, dealer=0, run_outs=run_outs)
     state = state_of(rounds=(stored,))
     if allowed:
-        assert checked_end(state, 1, None, EVERY_SEAT, None).facts["ended_by_stock"]
+        assert check(state, 1, None, EVERY_SEAT, None).facts["ended_by_stock"]
         return
     with pytest.raises(RuleError) as refused:
-        checked_end(state, 1, None, EVERY_SEAT, None)
+        check(state, 1, None, EVERY_SEAT, None)
     assert refused.value.field == "went_out"
     assert "only when it runs out a second time" in str(refused.value.message)
 
@@ -215,7 +242,7 @@ def test_the_stock_ends_a_may_i_round_only_at_its_second_run_out(
 def test_nobody_goes_out_of_a_round_the_stock_ended() -> None:
     state = state_of(rounds=(RoundFacts(id=1, number=1, dealer=0, run_outs=2),))
     with pytest.raises(RuleError) as refused:
-        checked_end(state, 1, 0, EVERY_HAND, None)
+        check(state, 1, 0, EVERY_HAND, None)
     assert refusal_of(refused.value) == (
         "went_out",
         "The stock ended this round: nobody went out.",
@@ -230,13 +257,13 @@ def test_a_correction_keeps_a_stock_ending_stored_before_the_run_outs_were_count
         ended_by_stock=True,
         results=tuple(ResultFacts(seat, False, 10) for seat in range(4)),
     )
-    end = checked_end(state_of(rounds=(stored,)), 1, None, EVERY_SEAT, None)
+    end = check(state_of(rounds=(stored,)), 1, None, EVERY_SEAT, None)
     assert end.facts["ended_by_stock"]
 
 
 def test_warnings_name_the_hand_worth_a_second_look() -> None:
     state = state_of()
-    end = checked_end(state, 1, 0, {**EVERY_HAND, 2: Hand(points=0)}, None)
+    end = check(state, 1, 0, {**EVERY_HAND, 2: Hand(points=0)}, None)
     (warning,) = end_warnings(state, 1, end)
     assert (warning.seat, warning.kind) == (2, "zero")
 
@@ -244,3 +271,75 @@ def test_warnings_name_the_hand_worth_a_second_look() -> None:
 def test_tapped_cards_are_checked_against_the_decks_of_the_table() -> None:
     assert setup_for(state_of(), 1).decks == 2  # May I? at four: two decks, four jokers
     assert setup_for(state_of(), 1).jokers == 4
+
+
+def waiting(seat: int, status: str = "pending") -> EnteredHand:
+    """Seat `seat` said on its phone that it went out in round 1."""
+    return EnteredHand(seat, 1, True, None, None, False, status, None, None)
+
+
+RUN_OUT_TWICE = (RoundFacts(id=1, number=1, dealer=0, run_outs=2),)
+KH = Card(Rank.KING, Suit.HEARTS)
+
+
+@pytest.mark.parametrize(
+    ("number", "hand", "cut", "entered", "rounds", "refused"),
+    [
+        (1, Hand(points=35), False, {}, (), None),
+        (1, Hand(cards={KH: 2, Card(Rank.KING): 1}), False, {}, (), None),
+        (1, Hand(went_out=True), False, {0: waiting(0, "sent_back")}, (), None),
+        (1, Hand(), False, {}, (), ("points", "Enter the points or the cards")),
+        (1, Hand(points=500), False, {}, (), ("points", "most valuable cards make 165")),
+        (1, Hand(cards={KH: 3}), False, {}, (), ("points", "Only 2 copies of K♥ are in play.")),
+        (1, Hand(went_out=True, points=5), False, {}, (), ("points", "Ben went out and holds")),
+        (1, Hand(points=5), True, {}, (), ("cut_bonus", "These rules have no cut bonus.")),
+        (2, Hand(points=5), False, {}, (), ("round", "That round has not been played yet.")),
+        (1, Hand(points=5), False, {}, (round_one(),), ("round", "Round 1 is saved already")),
+        (
+            1,
+            Hand(went_out=True),
+            False,
+            {0: waiting(0)},
+            (),
+            ("went_out", "Anna already said they went out."),
+        ),
+        (
+            1,
+            Hand(went_out=True),
+            False,
+            {},
+            RUN_OUT_TWICE,
+            ("went_out", "The stock ended this round: nobody went out."),
+        ),
+    ],
+)
+def test_a_hand_entered_on_its_players_phone_is_checked_as_the_form_checks_it(
+    number: int,
+    hand: Hand,
+    cut: bool,
+    entered: dict[int, EnteredHand],
+    rounds: tuple[RoundFacts, ...],
+    refused: tuple[str, str] | None,
+) -> None:
+    end = RoundEnd({1: hand}, cut_bonus_seat=1 if cut else None)
+    if refused is None:
+        check_entry(state_of(rounds=rounds), number, 1, end, entered)
+        return
+    with pytest.raises(RuleError) as refusal:
+        check_entry(state_of(rounds=rounds), number, 1, end, entered)
+    field, said = refusal_of(refusal.value)
+    assert field == refused[0] and refused[1] in said, said
+
+
+def test_only_the_rounds_cutter_claims_the_cut_on_their_phone() -> None:
+    state = state_of(LIVERPOOL, first_dealer=0)  # Dan cuts round 1
+    check_entry(state, 1, 3, RoundEnd({3: Hand(points=5)}, cut_bonus_seat=3), {})
+    with pytest.raises(RuleError) as refused:
+        check_entry(state, 1, 1, RoundEnd({1: Hand(points=5)}, cut_bonus_seat=1), {})
+    assert refused.value.field == "cut_bonus"
+
+
+def test_a_seat_not_in_the_round_enters_nothing() -> None:
+    with pytest.raises(RuleError) as refused:
+        check_entry(state_of(), 1, 5, RoundEnd({5: Hand(points=5)}), {})
+    assert refusal_of(refused.value) == ("seat", "That player is not in this round.")

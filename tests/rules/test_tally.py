@@ -20,9 +20,14 @@ from scorekeeper.rules.playing_cards import (
 )
 from scorekeeper.rules.presets import MAY_I, SHANGHAI
 from scorekeeper.rules.ruleset import RuleSet
-from scorekeeper.rules.tally import card_points, hand_points, points_from_counts
+from scorekeeper.rules.tally import card_points, cards_points, points_from_counts
 
 PLAIN_VALUES = {"JK": 15, "A": 15, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
+
+
+def held(hand: str) -> Counter[Card]:
+    """The cards of a hand written out ("KC 7H JK"), each with its copies."""
+    return Counter(parse_cards(hand))
 
 
 @pytest.mark.parametrize(("code", "points"), sorted(PLAIN_VALUES.items()))
@@ -53,7 +58,7 @@ def test_shanghai_jokers_count_fifty(card: Card, points: int) -> None:
     ],
 )
 def test_hand_points_add_up_the_cards_in_hand(hand: str, rules: RuleSet, points: int) -> None:
-    assert hand_points(parse_cards(hand), rules, decks=2, jokers=4) == points
+    assert cards_points(held(hand), rules, decks=2, jokers=4) == points
 
 
 @pytest.mark.parametrize(
@@ -70,12 +75,12 @@ def test_hands_beyond_the_cards_in_play_are_refused(
     hand: str, decks: int, jokers: int, message: str
 ) -> None:
     with pytest.raises(RuleError) as error:
-        hand_points(parse_cards(hand), MAY_I, decks, jokers)
+        cards_points(held(hand), MAY_I, decks, jokers)
     assert (error.value.message.render(), error.value.field) == (message, "cards")
 
 
 def test_three_decks_allow_three_copies_of_a_card() -> None:
-    assert hand_points(parse_cards("QS QS QS"), MAY_I, decks=3, jokers=6) == 30
+    assert cards_points(held("QS QS QS"), MAY_I, decks=3, jokers=6) == 30
 
 
 @pytest.mark.parametrize(
@@ -126,5 +131,31 @@ hands = st.lists(st.sampled_from(range(len(PACK))), unique=True, max_size=15).ma
 def test_a_hand_and_its_counts_by_rank_score_the_same(hand: list[Card]) -> None:
     counts = Counter(RANK_CODES[card.rank] for card in hand)
     expected = sum(PLAIN_VALUES[RANK_CODES[card.rank]] for card in hand)
-    assert hand_points(hand, MAY_I, decks=2, jokers=4) == expected
+    assert cards_points(Counter(hand), MAY_I, decks=2, jokers=4) == expected
     assert points_from_counts(counts, MAY_I, decks=2, jokers=4) == expected
+
+
+KH, KS, K = Card(Rank.KING, Suit.HEARTS), Card(Rank.KING, Suit.SPADES), Card(Rank.KING)
+
+
+@pytest.mark.parametrize(
+    ("cards", "points", "refused"),
+    [
+        ({KH: 3}, None, "Only 2 copies of K♥ are in play."),
+        ({KH: 2, KS: 1}, 30, None),
+        ({KH: 2, K: 6}, 80, None),  # a card tapped by its rank alone may be any king
+        ({KH: 2, K: 7}, None, "Only 8 cards of rank K are in play."),
+        ({K: 3}, 30, None),
+        ({JOKER: 4, K: 0}, 60, None),
+        ({JOKER: 5}, None, "Only 4 jokers are in play."),
+    ],
+)
+def test_a_hand_holds_no_card_more_often_than_the_decks_hold_it(
+    cards: dict[Card, int], points: int | None, refused: str | None
+) -> None:
+    if refused is None:
+        assert cards_points(cards, MAY_I, decks=2, jokers=4) == points
+        return
+    with pytest.raises(RuleError) as error:
+        cards_points(cards, MAY_I, decks=2, jokers=4)
+    assert (error.value.message.render(), error.value.field) == (refused, "cards")

@@ -718,3 +718,17 @@ def test_german_contract_rummy_round_screen_uses_the_sheets_words(table: Table) 
     assert "Ziehstapel aufgebraucht" in screen
     assert "Genau die Vorgabe auslegen" in screen
     assert "Darf ich?" in screen
+
+
+@pytest.mark.storage
+def test_a_hand_holding_a_card_more_often_than_the_decks_is_refused(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)  # four players: two decks, two K♥
+    response = table.end_round(1, "Anna", {"Ben": "KH KH KH", "Carla": 5, "Dan": 5})
+    assert response.status_code == 422
+    assert "Only 2 copies of K♥ are in play." in text(response.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.scalar(select(RoundResult)) is None
+    saved = table.end_round(1, "Anna", {"Ben": "KH KS 7", "Carla": 5, "Dan": 5})
+    assert saved.status_code == 303

@@ -319,3 +319,13 @@ def test_a_table_backup_keeps_who_entered_each_hand(app: Flask, table: Table) ->
         kept = db.session.scalars(select(Change.after).where(Change.kind == "result")).one()
         db.session.remove()
     assert kept is not None and kept["from_phones"] == [0, 1, 2, 3]
+
+
+def test_a_pad_holding_a_card_more_often_than_the_decks_is_refused(
+    app: Flask, table: Table
+) -> None:
+    table.start(PLAYERS)  # four players: two decks, two K♥
+    refused = enter(table, app, 1, htmx=True, cards_1="KH KH KH")
+    assert refused.status_code == 422
+    assert "Only 2 copies of K♥ are in play." in text(refused.get_data(as_text=True))
+    assert count(app, SeatHand) == 0

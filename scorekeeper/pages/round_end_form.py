@@ -1,0 +1,67 @@
+"""The one pair of helpers between a round's end (rules/round_entry.RoundEnd) and the forms
+that show it: the end-of-round form and a seat's own pad, whose hands are both HandForms."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+
+from ..rules.errors import RuleError
+from ..rules.round_entry import Hand, RoundEnd, card_of
+from .forms import STOCK
+
+
+def fill_form(form: FlaskForm, end: RoundEnd) -> None:
+    """Put a round's end, or as much of it as is known, into the form: who went out or the
+    stock, each hand's typed points or tapped cards, the exact cut."""
+    if end.went_out is not None or end.ended_by_stock:
+        form.went_out.data = STOCK if end.went_out is None else str(end.went_out)
+    for seat, hand in end.hands.items():
+        fields = form.hands.get(seat)
+        if fields is None:
+            continue
+        points = None if hand.cards or hand.went_out else hand.points
+        # A posted form shows what was posted: the value put in replaces that too.
+        fields.points.data, fields.points.raw_data = points, [] if points is None else [str(points)]
+        fields.cards.data = dict(hand.cards or {})
+    if end.cut_bonus_seat is not None and hasattr(form, "cut_bonus_seat"):
+        form.cut_bonus_seat.data = str(end.cut_bonus_seat)
+    elif end.cut_bonus_seat is not None and hasattr(form, "cut_bonus"):  # a seat's pad
+        form.cut_bonus.data = True
+
+
+def read_form(form: FlaskForm) -> RoundEnd:
+    """The round's end a form says: who went out (or the stock), each hand whose fields hold
+    well-formed values, the exact cut claimed."""
+    out = form.went_out.data
+    hands = {
+        seat: Hand(out == str(seat), fields.points.data, fields.cards.data or None)
+        for seat, fields in form.hands.items()
+        if not fields.points.errors and not fields.cards.errors
+    }
+    cut = getattr(form, "cut_bonus_seat", None)
+    if cut is None:  # a seat's pad: its own cut, or none
+        claimed = getattr(form, "cut_bonus", None)
+        cut_seat = next(iter(form.hands)) if claimed is not None and claimed.data else None
+    else:
+        cut_seat = int(cut.data) if cut.data and not cut.errors else None
+    return RoundEnd(hands, out == STOCK, cut_seat)
+
+
+def add_tap(form: FlaskForm, tap: str) -> tuple[int, int | None] | None:
+    """A card tap without JavaScript ("2:K", "2:clear"), as hands.js does on the phone: the
+    card added to that hand of the form (a seat's pad has only its own), or its cards cleared.
+    Answers the seat and the typed points the card replaces, which are dropped."""
+    seat, _sep, code = tap.partition(":")
+    hand = form.hands.get(int(seat)) if seat.isdecimal() and len(seat) < 3 else None
+    if hand is None:
+        return None
+    cards, typed = {} if code == "clear" else dict(hand.cards.data or {}), None
+    if code and code != "clear":
+        try:
+            card = card_of(code)
+        except RuleError:
+            return None  # no button sends it
+        cards[card] = cards.get(card, 0) + 1
+        typed, hand.points.data, hand.points.raw_data = hand.points.data, None, []
+    hand.cards.data = cards
+    return int(seat), typed
