@@ -22,6 +22,8 @@ from .extensions import db
 from .instance_backup import NIGHTLY, backup, keep_newest, restore, stamped
 from .instance_move import move_to
 from .lan import lan_address, served_hosts
+from .rate_limits import in_one_process
+from .security import refused_public_host
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -51,6 +53,12 @@ def run_serve(args: argparse.Namespace) -> int:
     host = args.host or (lan_address() if args.lan else "127.0.0.1")
     hosts = served_hosts(host)
     app = create_app(served_on=hosts)  # in this process first: the secret key is made once
+    if refused := refused_public_host(app.config):
+        print(
+            f"SCOREKEEPER_TRUSTED_HOSTS leaves out {refused}, the host of SCOREKEEPER_PUBLIC_URL:"
+            " every request for it will be answered 400 (Bad Request: untrusted host)",
+            file=sys.stderr,
+        )
     if not args.no_migrate:
         migrated(app)
     server = args.server or servers.default_server()
@@ -61,6 +69,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if server == "waitress" and workers > 1:
         print("waitress serves one process: use --server gunicorn for more", file=sys.stderr)
         return 2
+    if workers > 1 and in_one_process(app.config):
+        print("memory:// counts the rate limits in one process: serving one", file=sys.stderr)
+        workers = 1
     shown = f"[{host}]" if ":" in host else host
     announce(f"http://{shown}:{args.port}/", args.lan)
     print("\n".join(data_lines(app)))

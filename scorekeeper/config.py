@@ -19,6 +19,8 @@ from typing import Any, NamedTuple
 
 from flask import Config, Flask
 
+from .rate_counts import file_uri
+
 LANGUAGES = ("en", "de", "nl", "es")
 PREFIX = "SCOREKEEPER_"
 
@@ -56,6 +58,8 @@ SETTINGS = (
     Setting("RATELIMIT_NEW_RULESETS", "RATELIMIT_NEW_RULESETS"),
     Setting("RATELIMIT_RESTORES", "RATELIMIT_RESTORES"),
     Setting("RATELIMIT_LINK_MISSES", "RATELIMIT_LINK_MISSES"),
+    Setting("RATELIMIT_SEAT_WRITES", "RATELIMIT_SEAT_WRITES"),
+    Setting("RATELIMIT_LINK_REPLACEMENTS", "RATELIMIT_LINK_REPLACEMENTS"),
     Setting("ACCESS_LOG", "ACCESS_LOG", flag),
     Setting("BACKUP_DIR", "BACKUP_DIR"),
     Setting("HOST", None),
@@ -192,7 +196,8 @@ DEFAULTS: dict[str, Any] = {
     # No pre-ping: it costs a round trip on every request. Connections are recycled before
     # servers and firewalls drop idle ones; one dropped anyway fails one request and is
     # replaced (SQLAlchemy invalidates the pool on a disconnect).
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300},
+    # A failed statement's error names no parameter: new games' and seats' tokens are some.
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300, "hide_parameters": True},
     "BABEL_DEFAULT_LOCALE": "en",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
     "LANGUAGES": LANGUAGES,
@@ -202,7 +207,6 @@ DEFAULTS: dict[str, Any] = {
     # Referrer-Policy: no-referrer never sends; the token and SameSite cookie suffice.
     "WTF_CSRF_SSL_STRICT": False,
     "MAX_CONTENT_LENGTH": 256 * 1024,
-    "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
     # A table starts a few games an evening; a script starting hundreds is refused.
     "RATELIMIT_NEW_GAMES": "10 per minute; 100 per hour",
@@ -213,8 +217,30 @@ DEFAULTS: dict[str, Any] = {
     # Answers that opened no game (wrong, missing or replaced link) per client address:
     # a phone with an old link retries a few times, a token guesser is stopped.
     "RATELIMIT_LINK_MISSES": "30 per minute; 300 per hour",
+    # A seat's phone enters its hand and calls "May I?" a few times a round; each redraws
+    # every phone of the game.
+    "RATELIMIT_SEAT_WRITES": "20 per minute; 200 per hour",
+    # Replacing a leaked link is rare; each replacement keeps the old one as a retired row.
+    "RATELIMIT_LINK_REPLACEMENTS": "10 per minute; 50 per hour",
     "ACCESS_LOG": True,  # one line per request (access_log.py)
 }
+
+
+CONNECT_TIMEOUT = 5  # s: then a request without a database answers 503 (error_pages)
+
+
+def _connect_timeout(config: Config) -> None:
+    """PostgreSQL's connections give up after CONNECT_TIMEOUT unless the URL says otherwise: a
+    database machine that stops answering would hold every request until TCP gives up."""
+    url = str(config["SQLALCHEMY_DATABASE_URI"])
+    if not url.startswith("postgresql") or "connect_timeout=" in url:
+        return
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options["connect_args"] = {
+        "connect_timeout": CONNECT_TIMEOUT,
+        **options.get("connect_args", {}),
+    }
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def configure(app: Flask, overrides: dict[str, object] | None) -> None:
@@ -226,7 +252,10 @@ def configure(app: Flask, overrides: dict[str, object] | None) -> None:
     app.config.from_mapping(overrides or {})
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
     app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
+    _connect_timeout(app.config)
     app.config.setdefault("BACKUP_DIR", str(Path(app.instance_path) / "backups"))
+    # Counted where every process of this machine counts: workers never multiply a limit.
+    app.config.setdefault("RATELIMIT_STORAGE_URI", file_uri(app.instance_path))
     _require_extras(app.config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)

@@ -88,6 +88,8 @@ class Game(db.Model):
     view_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The game "Play again" started after this one: every phone still on this one follows it.
+    rematch_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
@@ -208,7 +210,11 @@ class SeatLink(db.Model):
     keeps its row, retired, so its holder learns why it stopped working.
     """
 
-    __table_args__ = (Index("ix_seat_link_game_seat", "game_id", "seat"),)
+    __table_args__ = (
+        Index("ix_seat_link_game_seat", "game_id", "seat"),
+        # The live links, and the newest replaced ones, without reading every replaced row.
+        Index("ix_seat_link_game_retired", "game_id", "retired_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))

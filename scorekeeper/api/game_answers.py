@@ -13,7 +13,7 @@ from ..rules.ruleset import RuleSet
 from ..rules.standings import Standings
 from .answer_base import Answer, Count, Score, Timestamp
 from .round_answers import CurrentRoundAnswer, PlayedRound, played
-from .seat_answers import SeatLink
+from .seat_answers import NextGame, SeatLink
 
 
 class Player(Answer):
@@ -76,6 +76,9 @@ class Game(Answer):
     created_at: Timestamp
     updated_at: Timestamp
     seat_links: list[SeatLink] | None  # each seat's link, for the edit link only (else null)
+    # Where the asking link leads after Play again (GET only; null before it, and in a change's
+    # answer): a view client follows it to the next game without anyone sharing a link.
+    next_game: NextGame | None
 
     @classmethod
     def fields_of(cls, state: GameState) -> dict[str, object]:
@@ -98,6 +101,7 @@ class Game(Answer):
             "created_at": iso(game.created_at),
             "updated_at": iso(game.updated_at),
             "seat_links": None,
+            "next_game": None,
         }
 
     @classmethod

@@ -51,7 +51,7 @@ def enter(game_id: int) -> Response:
 
 @bp.post("/hand/tap")
 def tap_card(game_id: int) -> Response:
-    """Add a tapped card to this seat's pad (or clear it) and show the running sum."""
+    """Add a tapped card to this seat's pad (or take one back, or clear it); show the sum."""
     seat = current_seat()
     state = open_for_read(game_id, seat_access())
     form = seat_form(state, seat, posted=True)

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import segno
 from flask import Flask, g, url_for
-from flask_babel import format_date, format_time
+from flask_babel import format_date, format_time, gettext
 from markupsafe import Markup
 
 from ..games.history import describe, describe_entries
@@ -23,6 +23,7 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
+from .next_game import next_game_url
 from .table_door import remembered_tables
 
 
@@ -90,8 +91,13 @@ def person_name(spelling: TablePlayer) -> str:
 
 
 def qr_svg(url: str) -> Markup:
-    """A QR code of a link as inline SVG, drawn here: no outside service sees the link."""
-    code = segno.make(url, error="m")
+    """A QR code of a link as inline SVG, drawn here: no outside service sees the link. A link
+    past a QR code's capacity (2,331 bytes at this error correction) gets a note instead."""
+    try:
+        code = segno.make(url, error="m")
+    except segno.DataOverflowError:
+        note = gettext("This link is too long for a QR code; share the link itself.")
+        return Markup('<p class="qr-too-long">{}</p>').format(note)
     return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
 
 
@@ -133,6 +139,7 @@ def init_app(app: Flask) -> None:
         format_date=format_date,
         current_theme=current_theme,
         table_url=table_url,
+        next_game_url=next_game_url,
         points_at_this_machine=points_at_this_machine,
         iso=iso,
     )

@@ -58,7 +58,13 @@ def games_facts(loaded: list[Game], uid_of: dict[int, str]) -> list[BackupGame]:
     """Loaded games of a table as their backup form: history and links read in three queries."""
     ids = [game.id for game in loaded]
     history, retired, seats = changes_by_game(ids), retired_by_game(ids), seat_links_by_game(ids)
-    return [game_facts(g, uid_of, history[g.id], retired[g.id], seats[g.id]) for g in loaded]
+    links = {game.id: game.edit_token for game in loaded}
+    return [
+        game_facts(
+            g, uid_of, history[g.id], retired[g.id], seats[g.id], links.get(g.rematch_id or 0)
+        )
+        for g in loaded
+    ]
 
 
 def game_facts(
@@ -67,8 +73,10 @@ def game_facts(
     changes: list[Change],
     retired: list[RetiredLink],
     seat_links: list[SeatLink],
+    rematch: str | None = None,
 ) -> BackupGame:
-    """A loaded game of a table, with its history and every link, as its backup form."""
+    """A loaded game of a table, with its history and every link, as its backup form;
+    `rematch` the edit link of the game Play again started after it."""
     return BackupGame(
         edit_token=game.edit_token,
         view_token=game.view_token,
@@ -87,6 +95,7 @@ def game_facts(
         ],
         retired_links=[BackupRetiredLink.model_validate(link) for link in retired],
         seat_links=[BackupSeatLink.model_validate(link) for link in seat_links],
+        rematch=rematch,
     )
 
 

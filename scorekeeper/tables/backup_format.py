@@ -21,7 +21,8 @@ from ..rules.messages import N_, msg
 
 FORMAT = "scorekeeper-table-backup"
 VERSION = 1
-Token = Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+TOKEN = r"^[A-Za-z0-9_-]+$"
+Token = Field(min_length=16, max_length=64, pattern=TOKEN)
 Count = Field(ge=0, le=LARGEST_INTEGER)  # fits the database's integer columns
 Uid = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
 # Times every database keeps and gives back: PostgreSQL stores years Python cannot read.
@@ -141,6 +142,8 @@ class BackupGame(Part):
     retired_links: list[BackupRetiredLink] = Field(default=[], max_length=10_000)
     # Older files have none: a restored game's seats get new links, as a new game's do.
     seat_links: list[BackupSeatLink] = Field(default=[], max_length=10_000)
+    # The game Play again started after this one, by its edit link (a game of the file).
+    rematch: str | None = Field(default=None, min_length=16, max_length=64, pattern=TOKEN)
 
 
 class BackupHouseRules(Part):

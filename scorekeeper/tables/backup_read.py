@@ -38,6 +38,9 @@ def read_backup(data: bytes) -> Backup:
     tokens = Counter(game.edit_token for game in backup.games)
     if any(count > 1 for count in tokens.values()):
         raise BackupRefused(msg(N_("The backup holds one game twice.")))
+    for number, game in enumerate(backup.games):
+        if game.rematch is not None and game.rematch not in tokens.keys() - {game.edit_token}:
+            raise _broken(f"games.{number}.rematch")
     return backup
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, bindparam, insert, select, update
 
 from ..extensions import db
 from ..games import seat_links as games_seat_links
@@ -32,6 +32,7 @@ class GameRows:
     """One game's rows, their values ready for the driver, without the ids they refer to."""
 
     token: str
+    rematch: str | None  # the edit link of the game Play again started after this one
     game: Row
     seats: list[str]
     rounds: list[tuple[Row, list[Row], list[Row]]]  # each round, its hands and its buys
@@ -42,9 +43,8 @@ class GameRows:
 
 def game_rows(game: BackupGame) -> GameRows:
     """A game of the file as the rows that store it."""
-    row = game.model_dump(
-        exclude={"rules", "seats", "rounds", "changes", "retired_links", "seat_links"}
-    )
+    parts = {"rules", "seats", "rounds", "changes", "retired_links", "rematch", "seat_links"}
+    row = game.model_dump(exclude=parts)
     rounds = [
         (
             ready(Round, played.model_dump(exclude={"results", "buys"})),
@@ -55,6 +55,7 @@ def game_rows(game: BackupGame) -> GameRows:
     ]
     return GameRows(
         token=game.edit_token,
+        rematch=game.rematch,
         game=ready(Game, row | {"rules_json": game.rules}),
         seats=game.seats,
         rounds=rounds,
@@ -112,6 +113,23 @@ def insert_games(games: Sequence[GameRows], table_id: int, people: dict[str, int
     _insert_rounds(rounds, table_id, set(ids.values()))
     write_ready(Change, changes)
     write_ready(RetiredLink, retired)
+    _link_rematches(games, table_id, ids)
+
+
+def _link_rematches(games: Sequence[GameRows], table_id: int, ids: dict[str, int]) -> None:
+    """Record each written game's rematch, a game of the file written now or the table's."""
+    wanted = {game.rematch for game in games if game.rematch is not None}
+    for chunk in chunks(sorted(wanted - ids.keys())):
+        query = select(Game.edit_token, Game.id).where(Game.table_id == table_id)
+        ids |= dict(db.session.execute(query.where(Game.edit_token.in_(chunk))).tuples().all())
+    rows = [
+        {"game": ids[game.token], "next": ids[game.rematch]}
+        for game in games
+        if game.rematch is not None and game.rematch in ids
+    ]
+    if rows:
+        statement = update(Game).where(Game.id == bindparam("game"))
+        db.session.connection().execute(statement.values(rematch_id=bindparam("next")), rows)
 
 
 def _insert_rounds(

@@ -204,6 +204,7 @@ LONG_NAMES = [
 # Where a word or a number is broken across two lines, where the sheet's sticky header and
 # total rows leave no room for one round row, and where a hidden element shows. A word is what
 # lies between spaces; a hyphen may end a line ("Jean-" / "Baptiste"), a letter or a digit not.
+# A name shortened by an ellipsis is not broken.
 BROKEN = (
     """
 () => {"""
@@ -219,8 +220,10 @@ BROKEN = (
       const range = document.createRange();
       range.setStart(node, match.index);
       range.setEnd(node, match.index + match[0].length);
+      // a line of upright text (the sheet's names on a phone) is a column: its left is its own
+      const upright = getComputedStyle(holder).writingMode.startsWith("vertical");
       const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
-        .map((r) => Math.round(r.top)));
+        .map((r) => Math.round(upright ? r.left : r.top)));
       if (tops.size > 1) found.push(`"${match[0]}" breaks over ${tops.size} lines`);
     }
   }

@@ -63,6 +63,7 @@ def stored_facts(app: Flask) -> Facts:
             "merged_into_id": people.get,
             "table_player_id": people.get,
             "game_id": games.get,
+            "rematch_id": games.get,
             "round_id": rounds.get,
         }
         facts: Facts = {}

@@ -230,3 +230,38 @@ def test_a_seats_links_open_and_refuse_the_same_after_a_restore(
         assert browser.get(f"/s/{game_id}/{link['token']}").status_code == 200
     assert browser.get(f"/s/{game_id}/{old}").status_code == 410
     assert browser.get(f"/s/{game_id}/{'x' * 32}").status_code == 404
+
+
+def test_a_games_rematch_survives_a_restore_and_still_leads_its_phones(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
+    url = open_table(client)
+    first = start_at(client, url, PLAYERS)
+    play(first, TIED_GAME)
+    assert client.post(f"{first.url}/again").status_code == 303
+    backup = backup_of(client, url)
+    finished, rematch = backup["games"]
+    assert (finished["rematch"], rematch["rematch"]) == (rematch["edit_token"], None)
+    before = stored_facts(app)
+    again = fresh()
+    browser = again.test_client()
+    assert upload(browser, json.dumps(backup).encode()).status_code == 303
+    assert stored_facts(again) == before
+    page = browser.get(f"/g/1/{finished['view_token']}").get_data(as_text=True)
+    new_view = rematch["view_token"]
+    assert f'href="/g/2/{new_view}"' in page
+
+
+@pytest.mark.parametrize("names", ["itself", "a game it does not hold"])
+def test_a_rematch_that_names_no_other_game_of_the_file_is_refused(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask], names: str
+) -> None:
+    url = open_table(client)
+    start_at(client, url, PLAYERS)
+    backup = backup_of(client, url)
+    game = backup["games"][0]
+    game["rematch"] = game["edit_token"] if names == "itself" else "x" * 32
+    refused = upload(fresh().test_client(), json.dumps(backup).encode())
+    assert refused.status_code == 422
+    said = text(refused.get_data(as_text=True))
+    assert "The backup refers to something it does not hold, at games.0.rematch." in said
