@@ -19,6 +19,7 @@ from .config import BadSetting, MissingExtra, environment
 from .database_copies import BackupError
 from .instance_backup import backup, restore
 from .lan import lan_address, served_hosts
+from .rate_limits import in_one_process
 
 DEFAULT_PORT = 8000  # 5000 is taken by the system (AirPlay) on many Macs
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -77,6 +78,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if server == "waitress" and workers > 1:
         print("waitress serves one process: use --server gunicorn for more", file=sys.stderr)
         return 2
+    if workers > 1 and in_one_process(app.config):
+        print("memory:// counts the rate limits in one process: serving one", file=sys.stderr)
+        workers = 1
     shown = f"[{host}]" if ":" in host else host
     announce(f"http://{shown}:{args.port}/", args.lan)
     sys.stdout.flush()

@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 
 from flask import Config, Flask
 
+from .rate_counts import file_uri
+
 LANGUAGES = ("en", "de", "nl", "es")
 PREFIX = "SCOREKEEPER_"
 
@@ -55,6 +57,8 @@ SETTINGS = (
     Setting("RATELIMIT_NEW_RULESETS", "RATELIMIT_NEW_RULESETS"),
     Setting("RATELIMIT_RESTORES", "RATELIMIT_RESTORES"),
     Setting("RATELIMIT_LINK_MISSES", "RATELIMIT_LINK_MISSES"),
+    Setting("RATELIMIT_SEAT_WRITES", "RATELIMIT_SEAT_WRITES"),
+    Setting("RATELIMIT_LINK_REPLACEMENTS", "RATELIMIT_LINK_REPLACEMENTS"),
     Setting("ACCESS_LOG", "ACCESS_LOG", flag),
     Setting("BACKUP_DIR", "BACKUP_DIR"),
     Setting("HOST", None),
@@ -176,7 +180,6 @@ DEFAULTS: dict[str, Any] = {
     # Referrer-Policy: no-referrer never sends; the token and SameSite cookie suffice.
     "WTF_CSRF_SSL_STRICT": False,
     "MAX_CONTENT_LENGTH": 256 * 1024,
-    "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
     # A table starts a few games an evening; a script starting hundreds is refused.
     "RATELIMIT_NEW_GAMES": "10 per minute; 100 per hour",
@@ -187,6 +190,11 @@ DEFAULTS: dict[str, Any] = {
     # Answers that opened no game (wrong, missing or replaced link) per client address:
     # a phone with an old link retries a few times, a token guesser is stopped.
     "RATELIMIT_LINK_MISSES": "30 per minute; 300 per hour",
+    # A seat's phone enters its hand and calls "May I?" a few times a round; each redraws
+    # every phone of the game.
+    "RATELIMIT_SEAT_WRITES": "20 per minute; 200 per hour",
+    # Replacing a leaked link is rare; each replacement keeps the old one as a retired row.
+    "RATELIMIT_LINK_REPLACEMENTS": "10 per minute; 50 per hour",
     "ACCESS_LOG": True,  # one line per request (access_log.py)
 }
 
@@ -201,6 +209,8 @@ def configure(app: Flask, overrides: dict[str, object] | None) -> None:
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
     app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
     app.config.setdefault("BACKUP_DIR", str(Path(app.instance_path) / "backups"))
+    # Counted where every process of this machine counts: workers never multiply a limit.
+    app.config.setdefault("RATELIMIT_STORAGE_URI", file_uri(app.instance_path))
     _require_extras(app.config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)

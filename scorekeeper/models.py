@@ -201,7 +201,11 @@ class SeatLink(db.Model):
     keeps its row, retired, so its holder learns why it stopped working.
     """
 
-    __table_args__ = (Index("ix_seat_link_game_seat", "game_id", "seat"),)
+    __table_args__ = (
+        Index("ix_seat_link_game_seat", "game_id", "seat"),
+        # The live links, and the newest replaced ones, without reading every replaced row.
+        Index("ix_seat_link_game_retired", "game_id", "retired_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))

@@ -1,14 +1,17 @@
 """Rate limits: how fast one client may create (games, tables, rule sets, restores) or try
-links that open nothing.
+links that open nothing, and how fast one seat link may write or one game or table replace links.
 
-Per client address (X-Forwarded-For behind SCOREKEEPER_PROXY_HOPS proxies), counted in
-memory, or shared by every server process on RATELIMIT_STORAGE_URI (redis://…).
+Creations and misses count per client address (X-Forwarded-For behind SCOREKEEPER_PROXY_HOPS
+proxies); a seat's entries and calls per seat link (a table's phones share one address); link
+replacements per game or table. Counted where every server process counts: a SQLite file in
+the data folder by default (rate_counts.py), or RATELIMIT_STORAGE_URI (redis://…).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import hashlib
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
@@ -22,9 +25,46 @@ from werkzeug.wrappers import Response
 from .security import LINK_PREFIXES
 from .unchanged_poll import LINK_MISSES
 
-# Each kind of creation: its limit's setting, and its doors, which share one count.
-CREATIONS = {
-    "new-games": (
+
+def url_token() -> str | None:
+    """The link token of a page's URL, read from the path: the link doors take it out of the
+    view's arguments before any limit is checked."""
+    parts = request.url_rule.rule.split("/") if request.url_rule else []
+    return request.path.split("/")[parts.index("<token>")] if "<token>" in parts else None
+
+
+def seat_link() -> str:
+    """A seat link's own count: the link of the URL or the API's bearer token, hashed, as no
+    token is stored where it could be read back."""
+    auth = request.authorization
+    token = url_token() or (auth.token if auth else None) or ""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def owner() -> str:
+    """The count of the game or table whose links are replaced, whichever link asks."""
+    args = request.view_args or {}
+    return f"table-{args['table_id']}" if "table_id" in args else f"game-{args.get('game_id')}"
+
+
+def accepted(response: Response) -> bool:
+    """Only what was done counts: a refused link or entry wrote nothing, and a stranger's
+    wrong token cannot use up a game's replacements."""
+    return response.status_code < 400
+
+
+class Limited(NamedTuple):
+    """One limit: its setting, its doors (which share one count), whom it counts, and which
+    answers (None: every request, counted before the view runs)."""
+
+    setting: str
+    endpoints: tuple[str, ...]
+    key: Callable[[], str] = get_remote_address
+    counts: Callable[[Response], bool] | None = None
+
+
+LIMITS = {
+    "new-games": Limited(
         "RATELIMIT_NEW_GAMES",
         (
             "games.create",
@@ -34,8 +74,8 @@ CREATIONS = {
             "api.table_games_create",
         ),
     ),
-    "new-tables": ("RATELIMIT_NEW_TABLES", ("tables.create", "api.tables_create")),
-    "new-rule-sets": (
+    "new-tables": Limited("RATELIMIT_NEW_TABLES", ("tables.create", "api.tables_create")),
+    "new-rule-sets": Limited(
         "RATELIMIT_NEW_RULESETS",
         (
             "house_rules.create",
@@ -45,7 +85,28 @@ CREATIONS = {
             "api.saved_create",
         ),
     ),
-    "restores": ("RATELIMIT_RESTORES", ("restores.create", "api.backups_restore")),
+    "restores": Limited("RATELIMIT_RESTORES", ("restores.create", "api.backups_restore")),
+    # Each entry and call redraws every phone of the game.
+    "seat-writes": Limited(
+        "RATELIMIT_SEAT_WRITES",
+        ("seats.call", "seat_hands.enter", "api.seat_calls_create", "api.seat_hand_update"),
+        seat_link,
+        accepted,
+    ),
+    # Each replacement keeps the old link as a retired row.
+    "link-replacements": Limited(
+        "RATELIMIT_LINK_REPLACEMENTS",
+        (
+            "links.replace",
+            "seat_links.replace",
+            "table_links.replace",
+            "api.links_create",
+            "api.seat_links_create",
+            "api.table_links_create",
+        ),
+        owner,
+        accepted,
+    ),
 }
 # Game, table and saved rule set links: a miss on any is a guess at a secret token.
 LINK_PATHS = (*LINK_PREFIXES, "/api/v1/games/", "/api/v1/tables/", "/api/v1/rulesets/saved/")
@@ -68,34 +129,47 @@ class LinkMisses:
         storage = storage_from_string(app.config["RATELIMIT_STORAGE_URI"])
         self.window = FixedWindowRateLimiter(storage)
         self.limits = parse_many(app.config["RATELIMIT_LINK_MISSES"])
-        self.prefix = f"{app.config.get('RATELIMIT_KEY_PREFIX', '')}link-misses"
+        # Flask-Limiter's own keys: LIMITER/<prefix>/<client>/…, each part its own.
+        prefix = app.config.get("RATELIMIT_KEY_PREFIX", "")
+        self.scope = (prefix, "link-misses") if prefix else ("link-misses",)
 
     def allows(self, address: str) -> bool:
         """Whether this client address may still open game URLs."""
-        return all(self.window.test(limit, self.prefix, address) for limit in self.limits)
+        return all(self.window.test(limit, *self.scope, address) for limit in self.limits)
 
     def check(self, _endpoint: str | None, _values: dict[str, Any] | None) -> None:
-        """Refuse a game URL to a client that missed too often."""
-        if request.path.startswith(LINK_PATHS) and not self.allows(get_remote_address()):
+        """Refuse a game URL to a client that missed too often. A URL of no route answers its
+        own 404 (counted too): refused here, no door's error handler would word it."""
+        routed = request.routing_exception is None
+        if routed and request.path.startswith(LINK_PATHS) and not self.allows(get_remote_address()):
             raise TooManyRequests(retry_after=60)
 
     def count(self, response: Response) -> Response:
         """Count a miss: guessing, not playing (a table reloading its game counts nothing)."""
         if response.status_code in MISSES and request.path.startswith(LINK_PATHS):
             for limit in self.limits:
-                self.window.hit(limit, self.prefix, get_remote_address())
+                self.window.hit(limit, *self.scope, get_remote_address())
         return response
 
 
+def in_one_process(config: Mapping[str, Any]) -> bool:
+    """Whether the limits count in each process apart (memory://), so hold only in one."""
+    return str(config["RATELIMIT_STORAGE_URI"]).startswith("memory:")
+
+
 def init_app(app: Flask) -> None:
-    """Limit each kind of creation, and link misses across every game URL, per client."""
+    """Limit each kind of creation, seat writes, link replacements, and link misses across
+    every game URL."""
     limiter = Limiter(key_func=get_remote_address)  # one per app: it keeps its storage
     limiter.init_app(app)
     if not limiter.enabled:
         return
-    for scope, (setting, endpoints) in CREATIONS.items():
-        limit = limiter.shared_limit(_setting(setting), scope=scope)  # one count, every door
-        for endpoint in endpoints:
+    for scope, limited in LIMITS.items():
+        # One count for every door of a kind.
+        limit = limiter.shared_limit(
+            _setting(limited.setting), scope, key_func=limited.key, deduct_when=limited.counts
+        )
+        for endpoint in limited.endpoints:
             # Wrapped here, so the blueprints stay free of the limiter.
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     misses = LinkMisses(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -14,7 +15,9 @@ from flask_migrate import downgrade, upgrade
 
 import scorekeeper
 from scorekeeper import create_app
+from scorekeeper.config import PREFIX
 from scorekeeper.extensions import db
+from scorekeeper.rate_counts import file_uri
 from tests.app_builds import TEMPLATE_CODE
 
 MIGRATIONS = Path(scorekeeper.__file__).parent / "migrations"
@@ -37,6 +40,9 @@ def make_app(
         "RATELIMIT_ENABLED": False,  # tests start games fast; tests/attacks turn limits on
         **overrides,
     }
+    if not os.environ.get(PREFIX + "RATELIMIT_STORAGE_URI"):  # the environment's, else its own
+        # Counted in the test's own folder, as serve counts in the data folder.
+        config.setdefault("RATELIMIT_STORAGE_URI", file_uri(instance_path))
     app = create_app(config, served_on)
     app.instance_path = instance_path
     app.jinja_env.bytecode_cache = TEMPLATE_CODE  # compiled once per run (tests/app_builds.py)

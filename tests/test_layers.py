@@ -36,6 +36,7 @@ LAYERS = {
         [
             *("extensions", "config", "database", "models", "i18n", "collation", "kept"),
             *("schema", "database_copies", "instance_backup", "upgrades", "write_turns"),
+            "rate_counts",
         ],
         INFRASTRUCTURE,
     ),

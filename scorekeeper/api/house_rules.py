@@ -25,6 +25,7 @@ from .request_base import Body, RuleSetChoice
 
 # No max= here: werkzeug answers an id past the maximum with 405, not 404; get() checks the range.
 SAVED = "/v1/rulesets/saved/<int:ruleset_id>"
+NO_RULE_SET = N_("There is no rule set %(key)s.")
 NO_TOKEN = N_("Send the rule set's token in an Authorization: Bearer header.")
 OPENS_NOTHING = N_("No saved rule set %(id)s opens with that link.")
 
@@ -121,6 +122,19 @@ def saved_delete(ruleset_id: int) -> tuple[Response, int]:
 def rulesets_validate() -> tuple[Response, int]:
     """Check a rule set with the rules engine: 200 when playable, else 422 with each problem."""
     return answer(RuleSetValid(valid=True, rules=read(RuleSetCheckRequest).rules))
+
+
+def chosen(ruleset: RuleSet | str, token: str | None) -> RuleSet:
+    """The rules a new game names: a whole set or a preset as read, or the saved set `house-<id>`
+    its token opens; else 422 at `ruleset`, the same for a wrong token as for no such set."""
+    if isinstance(ruleset, RuleSet):
+        return ruleset
+    number = ruleset.removeprefix(house_rules.KEY_PREFIX)
+    tokens = {int(number): token} if token and number.isdecimal() else {}
+    rules = house_rules.by_key(ruleset, tokens)  # as the start forms find it
+    if rules is None:
+        raise Problem(422, errors={"ruleset": [msg(NO_RULE_SET, key=ruleset)]})
+    return rules
 
 
 def register(bp: Blueprint) -> None:

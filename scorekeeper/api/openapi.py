@@ -28,7 +28,10 @@ REASONS = {
     413: "The body is larger than the server takes.",
     415: "The body is not sent as application/json.",
     422: "A field is missing, of the wrong type, or refused by the game's rules.",
+    429: "Too many tries from this client or link (the README's rate limits): wait Retry-After.",
 }
+# Where the rate limits answer 429: creating, and every URL a link opens (rate_limits.py).
+LIMITED = ("/api/v1/games", "/api/v1/tables", "/api/v1/rulesets/saved")
 DESCRIPTION = (
     "The score sheet of May I? and the Contract Rummy family. Send every change as "
     "application/json (otherwise 415). Errors are application/problem+json (RFC 9457) with "
@@ -191,6 +194,8 @@ def _problems(rule: Rule, method: str, declared: Operation) -> list[int]:
         statuses |= {409}
     if "ruleset_id" in rule.arguments:
         statuses |= {401, 404}
+    if rule.rule.startswith(LIMITED):
+        statuses |= {429}
     return sorted(statuses)
 
 

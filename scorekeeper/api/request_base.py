@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -23,6 +24,7 @@ from ..rules.ruleset import RuleSet
 from ..rules.ruleset_json import ruleset_from_dict
 from .fields import (
     refusal,
+    text,
 )
 
 PresetKey = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
@@ -88,6 +90,29 @@ RuleSetChoice = Annotated[
         f"{MIN_ROUNDS} to {MAX_ROUNDS} rounds)."
     ),
     PlainValidator(_ruleset, json_schema_input_type=PresetKey | RuleSet),
+]
+SAVED_KEY = "house-[0-9]{1,10}"  # a saved house rule set's key (house_rules.KEY_PREFIX)
+HouseKey = Annotated[str, Field(pattern=f"^{SAVED_KEY}$")]
+
+
+def _ruleset_or_saved(value: Any) -> RuleSet | str:
+    """A saved set's key as sent (its token opens it later), else a preset or a whole set."""
+    if isinstance(value, str) and re.fullmatch(SAVED_KEY, value):
+        return value
+    return _ruleset(value)
+
+
+GameRuleSet = Annotated[
+    RuleSet | str,
+    Field(
+        description=f"A preset's key, a saved house rule set's (\"house-7\", opened by "
+        f"`ruleset_token`), or a whole rule set ({MIN_ROUNDS} to {MAX_ROUNDS} rounds)."
+    ),
+    PlainValidator(_ruleset_or_saved, json_schema_input_type=PresetKey | HouseKey | RuleSet),
+]
+RuleSetToken = Annotated[
+    text(64) | None,  # type: ignore[valid-type]
+    Field(description="For a saved house rule set: its token, answered when it was saved."),
 ]
 MAY_I = Field("may-i", validate_default=True)
 # A field that may be left out but not sent as null: None stands for "not given".

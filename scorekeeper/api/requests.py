@@ -31,7 +31,7 @@ from .fields import (
     refusal,
     whole,
 )
-from .request_base import ABSENT, Body, RuleSetChoice, problems_at
+from .request_base import ABSENT, Body, GameRuleSet, RuleSetToken, problems_at
 
 
 def _named(value: Any, handler: Handler) -> list[str]:
@@ -99,7 +99,8 @@ class Seating(Body):
 class NewGame(Seating):
     """Start a game: first_dealer null cuts for the deal at random."""
 
-    ruleset: RuleSetChoice
+    ruleset: GameRuleSet
+    ruleset_token: RuleSetToken = None
 
 
 class SeatChange(Action):

@@ -103,7 +103,8 @@ def rulesets_show(key: str) -> tuple[Response, int]:
 def games_create() -> tuple[Response, int, dict[str, str]]:
     """Start a game: rule set, players in seat order, first dealer (null: cut at random)."""
     new = read(NewGame)
-    game = actions.create_game(new.ruleset, new.players, new.first_dealer, new.decks)
+    rules = house_rules.chosen(new.ruleset, new.ruleset_token)
+    game = actions.create_game(rules, new.players, new.first_dealer, new.decks)
     links = {"edit_token": game.edit_token, "view_token": game.view_token}
     state = reread(game.id)
     created = GameCreated(**Game.fields_of(state), links=links)

@@ -11,7 +11,7 @@ from ..rules.bounds import NAME_LENGTH
 from ..tables.people import TABLE_NAME_LENGTH
 from .fields import text, whole
 from .openapi import Parameter
-from .request_base import Body
+from .request_base import Body, RuleSetToken
 from .requests import PlayerName, Seating
 
 PersonId = Annotated[whole(LARGEST_INTEGER), Field(description="A person's id at this table.")]  # type: ignore[valid-type]
@@ -62,7 +62,4 @@ class NewTableGame(Seating):
         text(NAME_LENGTH),  # type: ignore[valid-type]
         Field(description='A preset\'s key ("may-i") or a saved house rule set\'s ("house-7").'),
     ]
-    ruleset_token: Annotated[
-        text(64) | None,  # type: ignore[valid-type]
-        Field(description="For a saved house rule set: its token, answered when it was saved."),
-    ] = None
+    ruleset_token: RuleSetToken = None

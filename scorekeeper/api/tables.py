@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
 
-from .. import house_rules
 from ..games.opening import reread
 from ..models import LARGEST_INTEGER
-from ..rules.messages import N_, msg
+from ..rules.messages import msg
 from ..tables import games, people, table_links
+from . import house_rules as api_house_rules
 from .access import open_table
 from .answer_base import answer
 from .answers import GameCreated, Links, NewLinks
@@ -27,7 +27,6 @@ from .table_requests import BEFORE, NewTable, NewTableGame, NoFields
 # No max= here: werkzeug answers an id past the maximum with 405 where a URL takes two methods;
 # opening the link finds no table past the id column's range (404).
 TABLE = "/v1/tables/<int:table_id>"
-NO_RULE_SET = N_("There is no rule set %(key)s.")
 
 
 @documented({201: TableCreated}, NewTable)
@@ -72,11 +71,7 @@ def table_games_create(table_id: int) -> tuple[Response, int, dict[str, str]]:
     """Start a game at the table with a preset or a saved house rule set; new names join it."""
     table, _access = open_table(table_id, change=True)
     new = read(NewTableGame)
-    number = new.ruleset.removeprefix(house_rules.KEY_PREFIX)
-    tokens = {int(number): new.ruleset_token} if new.ruleset_token and number.isdecimal() else {}
-    rules = house_rules.by_key(new.ruleset, tokens)  # as the table's start form finds it
-    if rules is None:
-        raise Problem(422, errors={"ruleset": [msg(NO_RULE_SET, key=new.ruleset)]})
+    rules = api_house_rules.chosen(new.ruleset, new.ruleset_token)
     game = games.start_game(table, rules, new.players, new.first_dealer, new.decks)
     made = NewLinks(edit_token=game.edit_token, view_token=game.view_token)
     created = GameCreated(**Game.fields_of(reread(game.id)), links=made)

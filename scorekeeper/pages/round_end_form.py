@@ -9,6 +9,8 @@ from ..rules.errors import RuleError
 from ..rules.round_entry import Hand, RoundEnd, card_of
 from .forms import STOCK
 
+TAKE_BACK = "-"  # after a tap's seat: "3:K" adds a K, "3:-K" takes one picked K back
+
 
 def fill_form(form: FlaskForm, end: RoundEnd) -> None:
     """Put a round's end, or as much of it as is known, into the form: who went out or the
@@ -48,9 +50,10 @@ def read_form(form: FlaskForm) -> RoundEnd:
 
 
 def add_tap(form: FlaskForm, tap: str) -> tuple[int, int | None] | None:
-    """A card tap without JavaScript ("2:K", "2:clear"), as hands.js does on the phone: the
-    card added to that hand of the form (a seat's pad has only its own), or its cards cleared.
-    Answers the seat and the typed points the card replaces, which are dropped."""
+    """A card tap without JavaScript ("2:K", "2:-K", "2:clear"), as hands.js does on the phone:
+    the card added to that hand of the form (a seat's pad has only its own), one picked copy
+    taken back (a mis-tap), or its cards cleared. Answers the seat and the typed points an added
+    card replaces, which are dropped."""
     seat, _sep, code = tap.partition(":")
     hand = form.hands.get(int(seat)) if seat.isdecimal() and len(seat) < 3 else None
     if hand is None:
@@ -58,10 +61,15 @@ def add_tap(form: FlaskForm, tap: str) -> tuple[int, int | None] | None:
     cards, typed = {} if code == "clear" else dict(hand.cards.data or {}), None
     if code and code != "clear":
         try:
-            card = card_of(code)
+            card = card_of(code.removeprefix(TAKE_BACK))
         except RuleError:
             return None  # no button sends it
-        cards[card] = cards.get(card, 0) + 1
-        typed, hand.points.data, hand.points.raw_data = hand.points.data, None, []
+        if code.startswith(TAKE_BACK):
+            cards[card] = cards.get(card, 0) - 1
+            if cards[card] <= 0:
+                del cards[card]
+        else:
+            cards[card] = cards.get(card, 0) + 1
+            typed, hand.points.data, hand.points.raw_data = hand.points.data, None, []
     hand.cards.data = cards
     return int(seat), typed

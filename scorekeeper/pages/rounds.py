@@ -136,7 +136,7 @@ def edit(game_id: int, number: int) -> Response:
 
 @bp.post("/<int:number>/tap")
 def tap(game_id: int, number: int) -> Response:
-    """Add a tapped card (or clear the cards) of one hand and show the running sum."""
+    """Add a tapped card, take a picked one back or clear a hand; show the running sum."""
     state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     tapped = add_tap(form, request.form.get("tap", ""))

@@ -49,7 +49,7 @@ def enter_hand(state: GameState, seat: int, page: str, done: str) -> Response:
 
 
 def tap_hand(state: GameState, seat: int, page: str) -> Response:
-    """Add a tapped card to a seat's pad (or clear it) and show the running sum."""
+    """Add a tapped card to a seat's pad (or take one back, or clear it); show the sum."""
     form = seat_form(state, seat, posted=True)
     add_tap(form, request.form.get("tap", ""))  # the pad has the seat's own hand alone
     return _hand_page(page, state, seat, form)
@@ -65,7 +65,7 @@ def enter(game_id: int) -> Response:
 
 @bp.post("/hand/tap")
 def tap_card(game_id: int) -> Response:
-    """Add a tapped card to this seat's pad (or clear it) and show the running sum."""
+    """Add a tapped card to this seat's pad (or take one back, or clear it); show the sum."""
     return tap_hand(open_for_read(game_id, seat_access()), current_seat(), PAGE)
 
 

@@ -99,9 +99,15 @@ def regions(state: GameState) -> list[str]:
 @bp.get("")
 def show(game_id: int) -> Response:
     """The seat's page: this round's contract and deal, its own buys and hand, the standings."""
-    state, seat = seat_state(game_id), current_seat()
+    return _seat_page(seat_state(game_id), current_seat(), PAGE)
+
+
+def _seat_page(
+    state: GameState, seat: int, fragment: str, status: int = 200, **extra: object
+) -> Response:
+    """The seat's page (its pad drawn from the seat's entry), or `fragment` for htmx."""
     pad = hand_context(state, seat, seat_form(state, seat))
-    return respond(PAGE, PAGE, state=state, seat=seat, on=screen(state), **pad)
+    return respond(PAGE, fragment, status, state=state, seat=seat, on=screen(state), **pad, **extra)
 
 
 @bp.get("/version")
@@ -132,8 +138,8 @@ def call(game_id: int) -> Response:
         fresh = calls.call(state, seat).state
     except RuleError as error:
         errors = next(iter(field_errors(error, state.rules).values()))
-        context = {"seat": seat, "on": screen(state), "call_errors": errors}
-        return respond(PAGE, "seats/_seat.html", status_of(error), state=state, **context)
+        # without script the whole page answers, its pad too (its context, not only the seat's)
+        return _seat_page(state, seat, "seats/_seat.html", status_of(error), call_errors=errors)
     if not wants_fragment():
         return redirect(url_for("seats.show", game_id=game_id), code=303)
     return respond(PAGE, "seats/_seat.html", state=fresh, seat=seat, on=screen(fresh))

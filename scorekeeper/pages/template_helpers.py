@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import segno
 from flask import Flask, g, url_for
-from flask_babel import format_date, format_time
+from flask_babel import format_date, format_time, gettext
 from markupsafe import Markup
 
 from ..games.history import describe, describe_entries
@@ -90,8 +90,13 @@ def person_name(spelling: TablePlayer) -> str:
 
 
 def qr_svg(url: str) -> Markup:
-    """A QR code of a link as inline SVG, drawn here: no outside service sees the link."""
-    code = segno.make(url, error="m")
+    """A QR code of a link as inline SVG, drawn here: no outside service sees the link. A link
+    past a QR code's capacity (2,331 bytes at this error correction) gets a note instead."""
+    try:
+        code = segno.make(url, error="m")
+    except segno.DataOverflowError:
+        note = gettext("This link is too long for a QR code; share the link itself.")
+        return Markup('<p class="qr-too-long">{}</p>').format(note)
     return Markup(code.svg_inline(scale=5, dark="#1d2327", light="#ffffff", title=url))
 
 

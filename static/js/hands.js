@@ -96,9 +96,11 @@ const cardsOf = (form, seat) => form.elements[`cards_${seat}`];
 
 function drawCounts(hand, seat, codes) {
   const buttons = hand.querySelector(".rank-buttons");
+  const labels = new Map(); // rank code → the letter its button shows
   for (const rank of hand.querySelectorAll("button.rank")) {
     rank.querySelector("sup")?.remove();
     const label = rank.textContent;
+    labels.set(rank.value.split(":")[1], label);
     const tapped = codes.filter((code) => `${seat}:${code}` === rank.value).length;
     if (tapped) {
       const sup = document.createElement("sup");
@@ -110,6 +112,35 @@ function drawCounts(hand, seat, codes) {
       rank.setAttribute("aria-label", label);
     }
   }
+  drawPicked(hand, seat, codes, labels);
+}
+
+// Each card picked, once per copy and grouped as the server draws them: a tap on one takes that
+// copy back (a mis-tapped card), without Clear and without closing the pad.
+function drawPicked(hand, seat, codes, labels) {
+  const picked = hand.querySelector("[data-picked]");
+  if (!picked) return;
+  for (const old of picked.querySelectorAll("button")) old.remove();
+  const url = hand.querySelector("button.rank")?.getAttribute("formaction");
+  for (const code of new Set(codes)) {
+    for (const _copy of codes.filter((each) => each === code)) {
+      const chip = document.createElement("button");
+      Object.assign(chip, { type: "submit", name: "tap", value: `${seat}:-${code}`, className: "picked" });
+      chip.setAttribute("formaction", url);
+      chip.textContent = labels.get(code) ?? code;
+      chip.setAttribute("aria-label", picked.dataset.takeBack.replace("{card}", chip.textContent));
+      picked.append(chip);
+    }
+  }
+  picked.hidden = codes.length === 0;
+}
+
+// A tap's new list of cards: one added, one copy taken back ("-K"), or none ("clear").
+function afterTap(codes, code) {
+  if (code === "clear") return [];
+  if (!code.startsWith("-")) return [...codes, code];
+  const at = codes.lastIndexOf(code.slice(1));
+  return at < 0 ? codes : codes.filter((_code, index) => index !== at);
 }
 
 // The sum while the server counts: "…", and a word when it must wait for the network.
@@ -156,7 +187,9 @@ function countHand(form, seat) {
       const taps = drawn.querySelector(`#hand-${seat} details.card-taps`);
       const current = document.getElementById(`hand-${seat}`);
       if (!taps || !current) return;
+      const open = current.querySelector("details.card-taps").open; // a cleared pad stays open
       current.querySelector("details.card-taps").replaceWith(document.importNode(taps, true));
+      current.querySelector("details.card-taps").open = open;
       current.querySelector("[data-count-later-note]")?.remove();
       current.classList.toggle("has-error", Boolean(current.querySelector(".error")));
     })
@@ -195,9 +228,9 @@ document.addEventListener("click", (event) => {
   const [seat, code] = button.value.split(":");
   const hand = document.getElementById(`hand-${seat}`);
   const cards = cardsOf(form, seat);
-  const codes = code === "clear" ? [] : [...cards.value.split(" ").filter(Boolean), code];
+  const codes = afterTap(cards.value.split(" ").filter(Boolean), code);
   cards.value = codes.join(" ");
-  if (code !== "clear") dropTypedPoints(hand);
+  if (code !== "clear" && !code.startsWith("-")) dropTypedPoints(hand);
   hand.querySelector("[data-said-note]")?.remove(); // no longer what was read: see below
   drawCounts(hand, seat, codes);
   saveDraft(form);
@@ -283,8 +316,7 @@ document.addEventListener("input", (event) => {
   counting.get(hand.id.slice("hand-".length))?.abort();
   hand.querySelector("[data-testid^=tally-]")?.remove();
   hand.querySelector("[data-count-later-note]")?.remove();
-  for (const count of hand.querySelectorAll(".rank sup")) count.remove();
-  for (const rank of hand.querySelectorAll(".rank")) rank.setAttribute("aria-label", rank.textContent);
+  drawCounts(hand, hand.id.slice("hand-".length), []);
   const note = hand.querySelector("[data-hand-note]");
   note.textContent = note.dataset.typedReplace;
   note.hidden = false;

@@ -202,3 +202,14 @@ def test_a_game_stored_with_three_rounds_plays_to_its_end(app: Flask, api: Api) 
     state = api.state()
     assert state["finished"] is True and state["totals"] == [0, 30, 60, 90]
     assert len(api.history()) == 4
+
+
+def test_a_game_starts_with_a_saved_set_by_its_key_and_token(api: Api) -> None:
+    saved = api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
+    key = f"house-{saved['id']}"
+    state = api.start(ruleset=key, ruleset_token=saved["token"])
+    assert state["rules"]["name"] == "Ours" and state["rules"]["buys"]["cap_per_game"] == 5
+    body = {"ruleset": key, "players": PLAYERS}
+    for token in ("not-its-token", None):  # a wrong token and none answer alike
+        assert_problem(api.call("post", "/games", {**body, "ruleset_token": token}), 422, "ruleset")
+    assert_problem(api.call("post", "/games", {**body, "ruleset": "house-x"}), 422, "ruleset")

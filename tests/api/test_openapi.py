@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
+from scorekeeper.rate_limits import LIMITS, LINK_PATHS
 from scorekeeper.rules.bounds import NUMBERS
 
 from .conftest import Api, api_routes, bearer
@@ -40,6 +41,21 @@ def test_every_api_route_is_documented_with_its_methods(app: Flask, client: Flas
                 ] == rule.endpoint.removeprefix("api.")
     assert {path: set(ops) for path, ops in paths.items()} == routes
     assert any(path.startswith("/api/v1/games/{game_id}") for path in routes)
+
+
+def test_every_route_a_rate_limit_refuses_documents_its_429(
+    app: Flask, client: FlaskClient
+) -> None:
+    paths = client.get("/api/openapi.json").json["paths"]
+    limited = {endpoint for kind in LIMITS.values() for endpoint in kind.endpoints}
+    refused = [
+        (method, rule)
+        for method, rule in api_routes(app)
+        if rule.rule.startswith(LINK_PATHS) or rule.endpoint in limited
+    ]
+    assert len(refused) > 30  # every URL a link opens, and the creations
+    for method, rule in refused:
+        assert "429" in paths[openapi_path(rule.rule)][method]["responses"], rule.rule
 
 
 def test_the_document_is_openapi_3_1_and_every_reference_resolves(client: FlaskClient) -> None:

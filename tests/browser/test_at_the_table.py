@@ -16,10 +16,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.extensions import db
 from tests.browser.conftest import Phone, _fail_on
-from tests.browser.test_full_game import buy_row
-from tests.browser.test_lengths import SMALL_PHONE
+from tests.browser.test_full_game import buy_row, start_game
 from tests.browser.test_seat_hands import send_hand
 from tests.browser.test_seats import seat_url
+from tests.browser.test_table_feel import SIZES, TEXT_SIZE
 from tests.browser.test_taps import delayed_posts
 from tests.conftest import make_app, serving
 
@@ -27,11 +27,6 @@ pytestmark = pytest.mark.browser
 
 NAMES = ["Oma", "Bartholomeus", "Concepción", "Marie-Claire"]  # Oma deals round 1
 POLL_MS = 2_000 + 600 + 1_400  # one poll, its answer, and room for two shared cores
-# Every page the phone loads, once its element exists (an init script runs before it does).
-BIG_TEXT = """document.addEventListener("DOMContentLoaded", () => {
-  document.documentElement.style.fontSize = "200%";
-});"""
-SCREENS = {"390x844": (None, False), "320x200%": (SMALL_PHONE, True)}
 
 
 @pytest.fixture
@@ -57,23 +52,16 @@ def slow_phones(
 
 
 def small(page: Page, screen: str) -> None:
-    """Size the phone for the screen: 390×844 as opened, or 320 px wide with 200 % text."""
-    viewport, big_text = SCREENS[screen]
-    if viewport:
-        page.set_viewport_size(viewport)
-    if big_text:
-        page.add_init_script(BIG_TEXT)
+    """Size the phone for the screen: 390×844, or 320 px wide with 200 % text."""
+    viewport, text_size = SIZES[screen]
+    page.set_viewport_size(viewport)
+    if text_size:
+        page.add_init_script(TEXT_SIZE % text_size)
 
 
 def start(page: Page) -> list[str]:
     """Start a May I? game of the four long names; the seats' links from the share page."""
-    page.goto("/games/new")
-    page.get_by_label("Rule set").select_option(label="May I?")
-    for seat, name in enumerate(NAMES, start=1):
-        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
-    page.get_by_label("First dealer").select_option(label="Seat 1")
-    page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Round 1 of 7")
+    start_game(page, NAMES)
     game_url = page.url
     page.goto(f"{game_url}/share")
     links = [seat_url(page, seat) for seat in range(len(NAMES))]
@@ -81,10 +69,14 @@ def start(page: Page) -> list[str]:
     return links
 
 
-def seats(open_phone: Callable[[], Phone], links: list[str], screen: str) -> list[Page]:
-    """A phone on each seat's link but the scorekeeper's own (seat 0)."""
-    pages = []
-    for link in links[1:]:
+def seated(open_phone: Callable[[], Phone], screen: str, players: int = 4) -> list[Page]:
+    """A new game on the scorekeeper's phone, then a phone on each seat's link but the
+    scorekeeper's own (seat 0), up to `players`: the scorekeeper's page first."""
+    keeper = open_phone().page
+    small(keeper, screen)
+    links = start(keeper)
+    pages = [keeper]
+    for link in links[1:players]:
         page = open_phone().page
         small(page, screen)
         page.goto(link)
@@ -98,14 +90,11 @@ def to_the_bottom(page: Page) -> None:
     page.wait_for_function("window.scrollY > 0")
 
 
-@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("screen", SIZES)
 def test_an_open_call_shows_at_the_top_and_one_tap_settles_it(
     slow_phones: Callable[[], Phone], screen: str
 ) -> None:
-    keeper = slow_phones().page
-    small(keeper, screen)
-    links = start(keeper)
-    _, concepcion, marie = seats(slow_phones, links, screen)
+    keeper, _, concepcion, marie = seated(slow_phones, screen)
     to_the_bottom(keeper)
     concepcion.get_by_test_id("call").click()
     marie.get_by_test_id("call").click()
@@ -138,14 +127,11 @@ def test_an_open_call_shows_at_the_top_and_one_tap_settles_it(
     )
 
 
-@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("screen", SIZES)
 def test_a_whole_round_with_the_keeper_in_a_seat(
     slow_phones: Callable[[], Phone], screen: str
 ) -> None:
-    keeper = slow_phones().page
-    small(keeper, screen)
-    links = start(keeper)
-    bartholomeus, concepcion, marie = seats(slow_phones, links, screen)
+    keeper, bartholomeus, concepcion, marie = seated(slow_phones, screen)
     # The scorekeeper is Oma, once for this game on this phone.
     keeper.get_by_text("Do you play too?").click()
     keeper.get_by_test_id("i-am-0").click()
@@ -181,9 +167,7 @@ def test_a_whole_round_with_the_keeper_in_a_seat(
 
 
 def test_seat_phones_hear_about_the_stock(slow_phones: Callable[[], Phone]) -> None:
-    keeper = slow_phones().page
-    links = start(keeper)
-    (bartholomeus,) = seats(slow_phones, links[:2], "320x200%")
+    keeper, bartholomeus = seated(slow_phones, "320x640-200%", players=2)
     stock = bartholomeus.locator("#stock")
     expect(stock).to_contain_text("The stock has not run out this round.")
     keeper.get_by_role("button", name="The stock ran out").click()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,9 @@ def delayed_posts(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable
     return slow
 
 
-@pytest.fixture
-def slow_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
-    """A phone on a server whose every POST answer arrives 600 ms late."""
+@contextmanager
+def slow_server_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
+    """A phone on a server whose every POST answer arrives 600 ms late; fails on its errors."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
     app.wsgi_app = delayed_posts(app.wsgi_app)  # type: ignore[method-assign]
     with serving(app) as url:
@@ -47,6 +48,13 @@ def slow_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[
         db.session.remove()
         db.engine.dispose()
     _fail_on(errors)
+
+
+@pytest.fixture
+def slow_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
+    """A phone on a server whose every POST answer arrives 600 ms late."""
+    with slow_server_phone(browser, database_url, tmp_path) as phone:
+        yield phone
 
 
 SEATS = {"Anna": 0, "Ben": 1, "Carla": 2, "Dan": 3}

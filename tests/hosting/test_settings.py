@@ -18,6 +18,7 @@ from scorekeeper.cli import parser
 from scorekeeper.config import PREFIX, SETTINGS
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.rate_counts import file_uri
 from tests.databases import migrate
 
 ROOT = Path(__file__).parent.parent.parent
@@ -166,6 +167,7 @@ def test_access_log(
 def test_backup_dir_receives_the_backup_before_a_migration(
     clean_environment: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))  # its rate limits' counts too
     url = f"sqlite:///{tmp_path / 'old.db'}"
     migrate(url, str(tmp_path))
     settings = {**PLAIN, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "x"}
@@ -227,5 +229,6 @@ def test_an_empty_variable_counts_as_unset(
         clean_environment.setenv(PREFIX + name, "")
     app = create_app()
     assert app.secret_key == (tmp_path / "secret_key").read_text().strip()
-    assert app.config["RATELIMIT_STORAGE_URI"] == "memory://" and app.config["ACCESS_LOG"]
+    assert app.config["RATELIMIT_STORAGE_URI"] == file_uri(app.instance_path)
+    assert app.config["ACCESS_LOG"]
     assert "PUBLIC_URL" not in app.config and app.config["TESTING"] is False

@@ -88,3 +88,25 @@ def test_a_saved_house_set_and_a_game_link_to_their_sheet(app: Flask, client: Fl
         len(player_rows(client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)))
         == 3
     )
+
+
+def test_each_player_row_has_a_line_for_the_name(client: FlaskClient) -> None:
+    rows = player_rows(client.get("/rules/may-i/sheet?players=5").get_data(as_text=True))
+    assert len(rows) == 5
+    assert all(re.search(r'<th scope="row"><span class="name-line"></span>', row) for row in rows)
+
+
+def test_the_sheet_keeps_the_count_chosen_or_the_games(client: FlaskClient) -> None:
+    """A family of five prints five rows: once chosen (or asked by their game's link), a sheet
+    opened without a count is theirs, not four (issue 35.10); a count the rules refuse is not."""
+    assert len(player_rows(client.get("/rules/may-i/sheet?players=5").get_data(True))) == 5
+    for later in ("/rules/shanghai/sheet", "/rules/may-i/sheet?players=x"):
+        assert len(player_rows(client.get(later).get_data(as_text=True))) == 5
+    body = {"ruleset": "may-i", "players": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]}
+    game = client.post("/api/v1/games", json={**body, "first_dealer": 0}).get_json()
+    card = client.get(f"/g/{game['id']}/{game['links']['edit_token']}/rules").get_data(True)
+    link = re.search(r'href="(/rules/sheet\?[^"]+)"', card)
+    assert link is not None
+    game_sheet = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert len(player_rows(game_sheet)) == 6 and "selected>6</option>" in game_sheet
+    assert len(player_rows(client.get("/rules/may-i/sheet").get_data(as_text=True))) == 6

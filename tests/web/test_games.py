@@ -363,6 +363,28 @@ def test_tapping_cards_shows_the_running_sum(table: Table) -> None:
     assert 'data-testid="tally-1">25<' in response.get_data(as_text=True)
 
 
+def test_a_picked_card_tapped_again_takes_one_copy_back_and_the_pad_stays_open(
+    table: Table,
+) -> None:
+    """A mis-tapped card (issue 35.7): its picked copy, tapped, goes; Clear leaves the pad open."""
+    table.start(PLAYERS)
+    data = {"went_out": "0", "cards_1": "K K JK", "tap": "1:-K"}
+    response = table.client.post(f"{table.url}/rounds/1/tap", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'value="K JK"' in page
+    assert 'data-testid="tally-1">25<' in page
+    picked = page.split('data-testid="picked-1"')[1].split("</div>")[0]
+    assert re.findall(r'value="1:-(\w+)"', picked) == ["K", "JK"]
+    assert 'aria-label="Take back one K"' in picked
+    data = {"went_out": "0", "cards_1": "K", "tap": "1:-Q"}  # a card not picked: nothing goes
+    page = table.client.post(f"{table.url}/rounds/1/tap", data=data).get_data(as_text=True)
+    assert 'value="K"' in page and 'data-testid="tally-1">10<' in page
+    cleared = {"went_out": "0", "cards_1": "K", "tap": "1:clear"}
+    page = table.client.post(f"{table.url}/rounds/1/tap", data=cleared).get_data(as_text=True)
+    hand = page.split('id="hand-1"')[1].split("</fieldset>")[0]
+    assert '<details class="card-taps" open>' in hand
+
+
 @pytest.mark.storage
 def test_tapped_cards_are_stored_with_the_hand(app: Flask, table: Table) -> None:
     table.start(PLAYERS)

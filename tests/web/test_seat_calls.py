@@ -260,3 +260,19 @@ def test_a_round_screen_loaded_before_the_rename_still_grants_at_the_old_url(
     assert granted.status_code == 200
     assert "Buy recorded for Carla." in text(granted.get_data(as_text=True))
     assert count(app, Buy, Buy.seat == 2) == 1
+
+
+def test_a_refused_call_posted_without_script_answers_the_page_with_the_reason(
+    app: Flask, table: Table
+) -> None:
+    """A plain form (no htmx) gets the whole seat page, its pad drawn, the reason in it."""
+    table.start(PLAYERS)
+    for _ in range(3):
+        table.buy("Ben")
+    before = version(app)
+    refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls")
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert "The limit of 3 buys per round is reached." in text(page)
+    assert 'id="own-hand"' in page and "<html" in page  # the whole page, with Ben's pad
+    assert count(app, SeatCall) == 0 and version(app) == before

@@ -252,6 +252,16 @@ def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Tab
     assert "Round 1 is saved already: enter your hand for round 2." in text(late.get_data(True))
 
 
+def test_a_seats_picked_card_tapped_again_takes_one_copy_back(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    ben = f"/s/1/{tokens(app)[1]}"
+    data = {"number": "1", "cards_1": "K Q K", "tap": "1:-K"}
+    tapped = table.client.post(f"{ben}/hand/tap", data=data, headers=HX)
+    pad = tapped.get_data(as_text=True)
+    assert 'value="K Q"' in pad and 'data-testid="tally-1">20<' in pad
+    assert 'value="1:-K"' in pad and 'value="1:-Q"' in pad
+
+
 def test_the_pad_and_the_entries_answer_a_page_or_their_fragment(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     ben = f"/s/1/{tokens(app)[1]}"

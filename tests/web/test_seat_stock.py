@@ -33,20 +33,23 @@ def test_a_seat_says_to_reform_the_stock_after_its_first_run_out(app: Flask, tab
 def test_a_seat_says_count_your_hand_and_offers_no_call_after_the_second(
     app: Flask, table: Table
 ) -> None:
-    table.start(PLAYERS)
-    table.run_out(seen=0)
-    table.run_out(seen=1)
+    stock_ended(app, table)
     raw = table.client.get(f"/s/1/{tokens(app)[1]}").get_data(as_text=True)
     assert COUNT in text(raw)
     assert 'data-testid="call"' not in raw and 'data-testid="went-out"' not in raw
     assert 'data-testid="send-hand"' in raw  # the hand is still counted on the phone
 
 
-def test_a_call_after_the_stocks_end_is_refused_with_the_reason(app: Flask, table: Table) -> None:
+def stock_ended(app: Flask, table: Table) -> int:
+    """Start a game, let the stock run out twice, and answer the game's version then."""
     table.start(PLAYERS)
     table.run_out(seen=0)
     table.run_out(seen=1)
-    before = version(app)
+    return version(app)
+
+
+def test_a_call_after_the_stocks_end_is_refused_with_the_reason(app: Flask, table: Table) -> None:
+    before = stock_ended(app, table)
     refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls", headers=HX)
     assert refused.status_code == 422
     assert "The stock ended this round: nobody can buy any more." in text(refused.get_data(True))
@@ -56,10 +59,7 @@ def test_a_call_after_the_stocks_end_is_refused_with_the_reason(app: Flask, tabl
 def test_going_out_after_the_stocks_end_is_refused_with_the_reason(
     app: Flask, table: Table
 ) -> None:
-    table.start(PLAYERS)
-    table.run_out(seen=0)
-    table.run_out(seen=1)
-    before = version(app)
+    before = stock_ended(app, table)
     refused = enter(table, app, 1, htmx=True, went_out="1")
     assert refused.status_code == 422
     assert "The stock ended this round: nobody went out." in text(refused.get_data(True))

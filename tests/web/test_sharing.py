@@ -83,6 +83,18 @@ def test_the_share_page_shows_both_links_with_qr_codes(app: Flask, table: Table)
     assert 'data-copy="#view-url"' in page
 
 
+def test_the_edit_link_and_each_seats_link_are_folded_without_script(table: Table) -> None:
+    """Five players' links on about two screens: the view link open, the others a tap away."""
+    table.start(PLAYERS)
+    page = table.page("/share")
+    assert '<section class="share-link" id="view-link">' in page
+    folded = re.findall(
+        r'<details class="share-link" id="([\w-]+)">\s*<summary><h(\d)>([^<]+)<', page
+    )
+    seats = [(f"seat-{seat}-link", "3", name) for seat, name in enumerate(PLAYERS)]
+    assert folded == [("edit-link", "2", "Edit link"), *seats]
+
+
 def test_the_share_page_of_the_view_link_hides_the_edit_link(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     edit, view = links_of(app)
