@@ -1,8 +1,9 @@
 """The access log: one line per request, with link tokens hidden, on unless ACCESS_LOG is off.
 
-`GET /g/12/…/buys 200 4.1 ms`: method, path (the proxy's prefix included; control and
-non-ASCII characters percent-encoded, so a crafted path cannot forge a line), status, and the
-time until the last byte was handed to the server. Healthy answers to /healthz are left out:
+`203.0.113.7 GET /g/12/…/buys 200 4.1 ms`: the client's address (the one the proxy saw,
+through PROXY_HOPS), method, path (the proxy's prefix included; control and non-ASCII
+characters percent-encoded, so a crafted path cannot forge a line), status, and the time until
+the last byte was handed to the server. Healthy answers to /healthz are left out:
 a health check every few seconds is not news, its failures are.
 """
 
@@ -36,7 +37,8 @@ def line(environ: dict[str, Any], status: str, seconds: float) -> str | None:
         return None
     shown = redact_links(quote(path.encode("latin-1", "replace"), safe=SAFE))
     method = quote(str(environ.get("REQUEST_METHOD", "")), safe="")
-    return f"{method} {shown} {status} {seconds * 1000:.1f} ms"
+    client = quote(str(environ.get("REMOTE_ADDR") or "-"), safe=":.")
+    return f"{client} {method} {shown} {status} {seconds * 1000:.1f} ms"
 
 
 class AccessLog:

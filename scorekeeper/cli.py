@@ -20,6 +20,7 @@ from .database_copies import BackupError
 from .instance_backup import backup, restore
 from .lan import lan_address, served_hosts
 from .rate_limits import in_one_process
+from .security import refused_public_host
 
 DEFAULT_PORT = 8000  # 5000 is taken by the system (AirPlay) on many Macs
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -68,6 +69,12 @@ def run_serve(args: argparse.Namespace) -> int:
     host = args.host or (lan_address() if args.lan else "127.0.0.1")
     hosts = served_hosts(host)
     app = create_app(served_on=hosts)  # in this process first: the secret key is made once
+    if refused := refused_public_host(app.config):
+        print(
+            f"SCOREKEEPER_TRUSTED_HOSTS leaves out {refused}, the host of SCOREKEEPER_PUBLIC_URL:"
+            " every request for it will be answered 400 (Bad Request: untrusted host)",
+            file=sys.stderr,
+        )
     if not args.no_migrate:
         migrated(app)
     server = args.server or servers.default_server()

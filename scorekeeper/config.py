@@ -170,7 +170,8 @@ DEFAULTS: dict[str, Any] = {
     # No pre-ping: it costs a round trip on every request. Connections are recycled before
     # servers and firewalls drop idle ones; one dropped anyway fails one request and is
     # replaced (SQLAlchemy invalidates the pool on a disconnect).
-    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300},
+    # A failed statement's error names no parameter: new games' and seats' tokens are some.
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 300, "hide_parameters": True},
     "BABEL_DEFAULT_LOCALE": "en",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
     "LANGUAGES": LANGUAGES,
@@ -199,6 +200,23 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+CONNECT_TIMEOUT = 5  # s: then a request without a database answers 503 (error_pages)
+
+
+def _connect_timeout(config: Config) -> None:
+    """PostgreSQL's connections give up after CONNECT_TIMEOUT unless the URL says otherwise: a
+    database machine that stops answering would hold every request until TCP gives up."""
+    url = str(config["SQLALCHEMY_DATABASE_URI"])
+    if not url.startswith("postgresql") or "connect_timeout=" in url:
+        return
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    options["connect_args"] = {
+        "connect_timeout": CONNECT_TIMEOUT,
+        **options.get("connect_args", {}),
+    }
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
 def configure(app: Flask, overrides: dict[str, object] | None) -> None:
     """Load defaults, instance/config.py and the environment, then a test's overrides."""
     app.config.from_mapping(DEFAULTS)
@@ -208,6 +226,7 @@ def configure(app: Flask, overrides: dict[str, object] | None) -> None:
     app.config.from_mapping(overrides or {})
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
     app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
+    _connect_timeout(app.config)
     app.config.setdefault("BACKUP_DIR", str(Path(app.instance_path) / "backups"))
     # Counted where every process of this machine counts: workers never multiply a limit.
     app.config.setdefault("RATELIMIT_STORAGE_URI", file_uri(app.instance_path))

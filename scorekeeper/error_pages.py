@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
 from flask_babel import gettext as _
-from sqlalchemy.exc import DBAPIError, InternalError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wrappers import Response
 
@@ -81,6 +81,7 @@ def _typed(code: int) -> list[tuple[str, str]]:
     return [(name, value) for name, value in request.form.items(multi=True) if name != "csrf_token"]
 
 
+RETRY_AFTER = "5"  # seconds: a phone's next poll comes sooner anyway
 # SQLSTATEs of a PostgreSQL that cannot write: read-only transaction, insufficient resources
 # (disk full, out of memory), and the server shutting down or in recovery.
 CANNOT_WRITE = ("25006", "53", "57P")
@@ -88,7 +89,7 @@ CANNOT_WRITE = ("25006", "53", "57P")
 
 def cannot_write(error: DBAPIError) -> bool:
     """Whether a database error says the server cannot write now, not that the app erred."""
-    if isinstance(error, OperationalError):
+    if isinstance(error, (OperationalError, InterfaceError)) or error.connection_invalidated:
         return True  # SQLite: locked, read-only, disk full; PostgreSQL: connection lost
     state = str(getattr(error.orig, "sqlstate", None) or "")
     return state.startswith(CANNOT_WRITE)
@@ -102,7 +103,7 @@ def database_unavailable(error: DBAPIError) -> Response:
     current_app.logger.warning("The database cannot write: %s", error.orig)
     detail = _("Could not save: the server cannot write right now. Nothing was changed.")
     hint = _("Try again in a moment. The score sheet can still be read.")
-    headers = {"Retry-After": "5"}
+    headers = {"Retry-After": RETRY_AFTER}
     if request.path.startswith("/api/"):
         return problem_response(503, detail, headers=list(headers.items()))
     title = _("Could not save")
@@ -123,7 +124,6 @@ def untrusted_host(error: SecurityError) -> Response:
 def init_app(app: Flask) -> None:
     """Register the error pages."""
     app.register_error_handler(SecurityError, untrusted_host)
-    app.register_error_handler(OperationalError, database_unavailable)
-    app.register_error_handler(InternalError, database_unavailable)
+    app.register_error_handler(DBAPIError, database_unavailable)
     for code in (400, 403, 404, 405, 410, 413, 422, 429):
         app.register_error_handler(code, handle_http_error)

@@ -7,6 +7,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
 
 from . import __version__, schema
+from .error_pages import RETRY_AFTER
 from .extensions import db
 
 bp = Blueprint("health", __name__)
@@ -36,4 +37,6 @@ def _answer(found: dict[str, object], status: int) -> tuple[Response, int]:
     """The JSON answer, never cached: it says how things stand now."""
     response = jsonify(found)
     response.headers["Cache-Control"] = "no-store"
+    if status == 503:
+        response.headers["Retry-After"] = RETRY_AFTER  # as every answer during an outage
     return response, status

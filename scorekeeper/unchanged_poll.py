@@ -119,8 +119,10 @@ class LinksReader:
         params = (game_id,) if self.positional else {"game_id": game_id}
         try:
             connection = self.engine.raw_connection()
-        except DBAPIError:
-            return None  # no database now: Flask answers this poll with its error page
+        except (DBAPIError, self.engine.dialect.loaded_dbapi.Error):
+            # No database now: Flask answers this poll (503). A new connection's failure comes
+            # as the driver's own error, unwrapped (the pool's connect is not SQLAlchemy's).
+            return None
         try:
             row = self.fetch(connection.driver_connection, params)
         except self.engine.dialect.loaded_dbapi.Error:

@@ -14,9 +14,10 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ ROOT = Path(__file__).parent.parent
 RECIPE = ROOT / "deploy" / "nginx"
 UPSTREAM = re.compile(r"^upstream scorekeeper \{.*?^\}", re.M | re.S)
 RECIPE_PORTS = ("8001", "8002")
+LOCATIONS = "scorekeeper-locations.conf"
+LOGS = "/var/log/nginx/"
 PREFIX = "/scores"
 
 
@@ -57,8 +60,24 @@ def upstream(ports: Sequence[int]) -> str:
     return "\n".join(lines[:first] + ours + lines[first + len(servers) :])
 
 
+def logged_in(text: str, folder: Path) -> str:
+    """The recipe's text with its logs in folder instead of /var/log/nginx."""
+    return text.replace(LOGS, f"{folder}/")
+
+
+def recipe_http(ports: Sequence[int], folder: Path) -> str:
+    """What deploy/nginx/scorekeeper.conf puts in nginx's http block before its servers (the
+    log format, the upstream on these ports); the locations file copied into folder, with its
+    logs there too."""
+    recipe = (RECIPE / "scorekeeper.conf").read_text()
+    http = recipe[: recipe.index("\nserver {")]
+    (folder / LOCATIONS).write_text(logged_in((RECIPE / LOCATIONS).read_text(), folder))
+    return UPSTREAM.sub(lambda _: upstream(ports), http)
+
+
 def configuration(port: int, ports: Sequence[int], folder: Path) -> str:
-    """A whole nginx.conf: the recipe's upstream and locations, logs and temp files in folder."""
+    """A whole nginx.conf: the recipe's http part and locations; logs and temp files in folder,
+    nginx's default access log (Debian's, the combined format) beside the recipe's."""
     temp = " ".join(
         f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi")
     )
@@ -71,35 +90,52 @@ pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} warn;
 events {{ worker_connections 8192; }}
 http {{
-    access_log off;
+    access_log {folder / "access.log"};
     {temp} uwsgi_temp_path {folder / "uwsgi"}; scgi_temp_path {folder / "scgi"};
-    {upstream(ports)}
+    {recipe_http(ports, folder)}
     server {{
         listen 127.0.0.1:{port};
         # Which process answered, for the test that posts to the other one.
         add_header X-Upstream $upstream_addr always;
-        include {RECIPE / "scorekeeper-locations.conf"};
+        include {folder / LOCATIONS};
     }}
 }}
 """
 
 
 @contextmanager
-def nginx(ports: Sequence[int], folder: Path, ready: str = "/healthz") -> Iterator[str]:
+def nginx(
+    ports: Sequence[int], folder: Path, ready: str = "/healthz", statuses: Collection[int] = (200,)
+) -> Iterator[str]:
     """nginx in front of the processes on these ports; yields the app's URL, prefix included.
 
-    `ready`: a path that answers 200 once nginx and an app behind it are up.
+    `ready`: a path that answers one of `statuses` once nginx and an app behind it are up
+    (502 once nginx is up in front of none).
     """
-    program = find_nginx()
-    assert program is not None, "nginx is not installed (apt-get install nginx)"
-    folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    program, port = ready_to_start(find_nginx(), "nginx", folder)
     conf = folder / "nginx.conf"
     conf.write_text(configuration(port, ports, folder))
     command = [program, "-c", str(conf), "-p", str(folder), "-e", str(folder / "error.log")]
-    process = subprocess.Popen([*command, "-g", "daemon off;"])
+    with proxying([*command, "-g", "daemon off;"], port, ready, statuses) as base:
+        yield base
+
+
+def ready_to_start(program: str | None, package: str, folder: Path) -> tuple[str, int]:
+    """The proxy's program (it must be installed), its folder made, and a port for it."""
+    assert program is not None, f"{package} is not installed (apt-get install {package})"
+    folder.mkdir(parents=True, exist_ok=True)
+    return program, free_port()
+
+
+@contextmanager
+def proxying(
+    command: Sequence[str], port: int, ready: str, statuses: Collection[int], **popen: Any
+) -> Iterator[str]:
+    """A proxy's process, listening on port; yields the app's URL through it once `ready`
+    answers one of `statuses`."""
+    process = subprocess.Popen(command, **popen)
     try:
-        wait_for(f"http://127.0.0.1:{port}{PREFIX}{ready}", process)
+        wait_for(f"http://127.0.0.1:{port}{PREFIX}{ready}", process, statuses=statuses)
         yield f"http://127.0.0.1:{port}{PREFIX}"
     finally:
         process.terminate()
@@ -107,36 +143,46 @@ def nginx(ports: Sequence[int], folder: Path, ready: str = "/healthz") -> Iterat
 
 
 @contextmanager
-def server(command: Sequence[str], ready: str, quiet: bool = False, **env: str) -> Iterator[None]:
+def server(
+    command: Sequence[str], ready: str, quiet: bool = False, log: Path | None = None, **env: str
+) -> Iterator[None]:
     """A server process, once `ready` (a URL) answers 200; stopped afterwards.
 
-    `quiet`: its log goes nowhere (a bench's), else to this process's stderr (a test's).
+    `quiet`: its log goes nowhere (a bench's); `log`: into that file (a test that reads it);
+    else to this process's stderr (a test's).
     """
-    log = subprocess.DEVNULL if quiet else None
     environ = {**os.environ, **env}
-    process = subprocess.Popen(command, env=environ, stdout=subprocess.DEVNULL, stderr=log)
-    try:
-        wait_for(ready, process)
-        yield
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with open(log, "a") if log else nullcontext(subprocess.DEVNULL if quiet else None) as err:
+        process = subprocess.Popen(command, env=environ, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            wait_for(ready, process)
+            yield
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
 
 
 @contextmanager
 def scorekeeper(
-    environment: Mapping[str, str], *options: str, quiet: bool = False
+    environment: Mapping[str, str], *options: str, quiet: bool = False, log: Path | None = None
 ) -> Iterator[int]:
     """One `scorekeeper serve --no-migrate` process on a free port; yields the port."""
     port = free_port()
     script = Path(sys.executable).parent / "scorekeeper"
     command = [str(script), "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)]
-    with server([*command, *options], f"http://127.0.0.1:{port}/healthz", quiet, **environment):
+    ready = f"http://127.0.0.1:{port}/healthz"
+    with server([*command, *options], ready, quiet, log, **environment):
         yield port
 
 
-def wait_for(url: str, process: subprocess.Popen[Any], seconds: float = 30) -> None:
-    """Wait until a URL answers 200; fail at once if the process that should answer died."""
+def wait_for(
+    url: str,
+    process: subprocess.Popen[Any],
+    seconds: float = 30,
+    statuses: Collection[int] = (200,),
+) -> None:
+    """Wait until a URL answers 200 (or a status asked for); fail at once if the process that
+    should answer died."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -144,6 +190,10 @@ def wait_for(url: str, process: subprocess.Popen[Any], seconds: float = 30) -> N
         try:
             urllib.request.urlopen(url, timeout=2).close()
             return
+        except urllib.error.HTTPError as error:
+            if error.code in statuses:
+                return
+            time.sleep(0.1)
         except OSError:
             time.sleep(0.1)
     raise TimeoutError(f"{url} did not answer within {seconds} s")

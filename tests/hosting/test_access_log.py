@@ -1,5 +1,5 @@
-"""The access log: one line per request (method, path with link tokens hidden, status, time),
-the unchanged poll answered before Flask included; nothing a link's token in it."""
+"""The access log: one line per request (client, method, path with link tokens hidden, status,
+time), the unchanged poll answered before Flask included; nothing a link's token in it."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, Game, HouseRules
+from scorekeeper.models import CardTable, Game, HouseRules, SeatLink
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from tests.conftest import Table
 from tests.tables.helpers import open_table
 
 App = Callable[..., Flask]
-LINE = re.compile(r"^(GET|POST|PUT) (/\S*) (\d{3}) \d+\.\d ms$")
+LINE = re.compile(r"^(\S+) (GET|POST|PUT) (/\S*) (\d{3}) \d+\.\d ms$")
 
 
 def lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -39,8 +39,8 @@ def test_each_request_gets_one_line_when_its_answer_is_sent(
         answer.close()
         client.get("/no/such/page").close()
     [first, missing] = lines(caplog)
-    assert LINE.match(first) and first.startswith("GET /games/new 200 ")
-    assert missing.startswith("GET /no/such/page 404 ")
+    assert LINE.match(first) and first.startswith("127.0.0.1 GET /games/new 200 ")
+    assert missing.startswith("127.0.0.1 GET /no/such/page 404 ")
 
 
 def tokens(app: Flask) -> list[str]:
@@ -52,6 +52,7 @@ def tokens(app: Flask) -> list[str]:
             *db.session.scalars(select(CardTable.edit_token)),
             *db.session.scalars(select(CardTable.view_token)),
             *db.session.scalars(select(HouseRules.token)),
+            *db.session.scalars(select(SeatLink.token)),
         ]
         db.session.remove()
     return found
@@ -65,15 +66,21 @@ class Served(FlaskClient):
         return super().open(*args, **kwargs)
 
 
+def served_game(app_from: App) -> tuple[Flask, Table]:
+    """An app whose answers are closed as a server's are, and a game started on it."""
+    app = app_from()
+    app.test_client_class = Served
+    table = Table(app.test_client())
+    table.start(["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"])
+    return app, table
+
+
 def test_no_link_token_ever_reaches_the_log(
     app_from: App, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app = app_from()
-    app.test_client_class = Served
-    client = app.test_client()
     with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
-        table = Table(client)
-        url = table.start(["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"])
+        app, table = served_game(app_from)
+        client, url = table.client, table.url
         for path in ("", "/sheet", "/share", "/display", "/version?v=0&on=round"):
             client.get(url + path).close()
         table.buy("Concepción").close()
@@ -86,7 +93,7 @@ def test_no_link_token_ever_reaches_the_log(
     logged = "\n".join(lines(caplog))
     assert len(lines(caplog)) == 12 and all(LINE.match(line) for line in lines(caplog))
     secrets = tokens(app)
-    assert len(secrets) == 5 and not [t for t in secrets if t in logged]
+    assert len(secrets) == 9 and not [t for t in secrets if t in logged]
     assert "GET /g/1/…/sheet 200" in logged and "GET /t/1/…/record 200" in logged
     assert "/house-rules/1/…/edit 200" in logged
     assert "GET /g/1/…/version 200" in logged  # the unchanged poll, answered before Flask
@@ -98,11 +105,55 @@ def test_a_path_cannot_forge_a_line(app_from: App, caplog: pytest.LogCaptureFixt
         client.get("/x%0AGET /admin 200 1.0 ms%1b[31m").close()
     [line] = lines(caplog)
     assert "\n" not in line and "\x1b" not in line
-    assert line.startswith("GET /x%0AGET%20/admin%20200%201.0%20ms%1B%5B31m 404 ")
+    assert line.startswith("127.0.0.1 GET /x%0AGET%20/admin%20200%201.0%20ms%1B%5B31m 404 ")
 
 
-def test_the_proxys_prefix_is_in_the_line(app_from: App, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_proxys_prefix_and_client_are_in_the_line(
+    app_from: App, caplog: pytest.LogCaptureFixture
+) -> None:
     client = app_from(PROXY_HOPS=1).test_client()
+    forwarded = {"X-Forwarded-Prefix": "/scores", "X-Forwarded-For": "203.0.113.7"}
     with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
-        client.get("/games/new", headers={"X-Forwarded-Prefix": "/scores"}).close()
-    assert lines(caplog)[0].startswith("GET /scores/games/new 200 ")
+        client.get("/games/new", headers=forwarded).close()
+    assert lines(caplog)[0].startswith("203.0.113.7 GET /scores/games/new 200 ")
+
+
+def test_a_link_typed_with_a_doubled_slash_keeps_its_token_out_of_the_log(
+    app_from: App, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Werkzeug answers `/g//1/<token>` with a 308 to the real page, before any route."""
+    app, table = served_game(app_from)
+    client, url = table.client, table.url
+    table_url = open_table(client)
+    with app.app_context():
+        seat = db.session.scalars(select(SeatLink.token)).first()
+    caplog.clear()
+    shapes = [
+        url.replace("/g/", "/g//"),
+        url.replace("/g/1/", "/g/1//") + "//sheet",
+        table_url.replace("/t/", "/t//"),
+        f"/s//1/{seat}",
+        f"/s/1//{seat}/version?v=1",
+        f"/games/new?next=%2Fs%2F1%2F{seat}",
+    ]
+    with caplog.at_level(logging.INFO, logger="scorekeeper.access"):
+        answers = [client.get(shape).status_code for shape in shapes]
+    assert answers[:5] == [308] * 5
+    logged = "\n".join(lines(caplog))
+    assert len(lines(caplog)) == 6 and not [t for t in tokens(app) if t in logged]
+    assert "GET /g//1/… 308" in logged and "GET /s//1/… 308" in logged
+
+
+@pytest.mark.parametrize(
+    "logger", ["gunicorn.error", "gunicorn.access", "waitress", "werkzeug", "scorekeeper"]
+)
+def test_every_logger_that_quotes_a_path_redacts_it(
+    app_from: App, caplog: pytest.LogCaptureFixture, logger: str
+) -> None:
+    app_from()
+    token = "Zx9_secretToken-0123456789abcdef"
+    with caplog.at_level(logging.INFO, logger=logger):
+        logging.getLogger(logger).error("Error handling request GET /g//1/%s/sheet", token)
+        logging.getLogger(logger).info('"GET /x/%s?next=%%2Fg%%2F1%%2F%s HTTP/1.1"', token, token)
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.name == logger)
+    assert token not in logged and "/g//1/…/sheet" in logged

@@ -20,7 +20,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.rules.presets import MAY_I
 from tests.databases import migrate
-from tools.nginx_proxy import RECIPE, find_nginx, free_port, wait_for
+from tools.nginx_proxy import LOCATIONS, RECIPE, find_nginx, free_port, logged_in, wait_for
 
 ROOT = Path(__file__).parent.parent.parent
 DEPLOY = ROOT / "deploy"
@@ -126,8 +126,9 @@ def test_the_nginx_site_with_tls_passes_nginx_t(tmp_path: Path) -> None:
     site = (RECIPE / "scorekeeper.conf").read_text()
     site = re.sub(r"/etc/letsencrypt/live/[^;]+/fullchain\.pem", str(tmp_path / "cert.pem"), site)
     site = re.sub(r"/etc/letsencrypt/live/[^;]+/privkey\.pem", str(tmp_path / "key.pem"), site)
-    site = site.replace("/etc/nginx/snippets/", f"{RECIPE}/")
+    site = logged_in(site.replace("/etc/nginx/snippets/", f"{tmp_path}/"), tmp_path)
     (tmp_path / "site.conf").write_text(site)
+    (tmp_path / LOCATIONS).write_text(logged_in((RECIPE / LOCATIONS).read_text(), tmp_path))
     conf = tmp_path / "nginx.conf"
     conf.write_text(
         f"pid {tmp_path}/nginx.pid;\nevents {{}}\n"

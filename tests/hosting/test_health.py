@@ -42,18 +42,38 @@ def test_a_schema_behind_the_migrations_answers_503(
     assert found["database"] == "reachable" and found["revision"] not in schema.heads()
 
 
-@pytest.mark.parametrize(
-    "url",
-    ["postgresql://postgres@127.0.0.1:1/nowhere", "sqlite:////no/such/folder/scorekeeper.db"],
-)
+UNREACHABLE = [
+    "postgresql://postgres@127.0.0.1:1/nowhere",
+    "sqlite:////no/such/folder/scorekeeper.db",
+]
+
+
+@pytest.mark.parametrize("url", UNREACHABLE)
 def test_an_unreachable_database_answers_503(app_from: App, url: str) -> None:
     answer = app_from(SQLALCHEMY_DATABASE_URI=url).test_client().get("/healthz")
-    assert answer.status_code == 503
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
     assert answer.get_json() == {
         "status": "unavailable",
         "database": "unreachable",
         "version": __version__,
     }
+
+
+@pytest.mark.parametrize("url", UNREACHABLE)
+def test_without_a_database_polls_pages_and_changes_answer_503(app_from: App, url: str) -> None:
+    client = app_from(SQLALCHEMY_DATABASE_URI=url).test_client()
+    token = "Zx9_secretToken-0123456789abcdef"
+    bearer = {"Authorization": f"Bearer {token}"}
+    answers = [
+        client.get(f"/g/1/{token}/version?v=3&on=round", headers={"HX-Request": "true"}),
+        client.get(f"/s/1/{token}/version?v=3"),
+        client.get(f"/g/1/{token}/sheet"),
+        client.get(f"/t/1/{token}"),
+        client.post(f"/g/1/{token}/buys", data={"seat": "1"}),
+        client.get("/api/v1/games/1", headers=bearer),
+        client.post("/api/v1/games", json={"ruleset": "may-i", "players": ["Ann", "Ben"]}),
+    ]
+    assert [(a.status_code, a.headers.get("Retry-After")) for a in answers] == [(503, "5")] * 7
 
 
 def test_health_checks_are_never_link_misses(app_from: App) -> None:
@@ -73,4 +93,4 @@ def test_a_healthy_answer_is_never_logged_a_failing_one_is(
             healthy.get("/healthz").close()
         assert caplog.records == []
         broken.get("/healthz").close()
-    assert [r.getMessage().split(" ")[:3] for r in caplog.records] == [["GET", "/healthz", "503"]]
+    assert [r.getMessage().split(" ")[1:4] for r in caplog.records] == [["GET", "/healthz", "503"]]

@@ -1,9 +1,11 @@
-"""The proxy recipe as CI runs it: nginx (deploy/nginx's own files) under /scores/ in front of
-two `scorekeeper serve` processes on one PostgreSQL database, rate limits on Redis.
+"""The proxy recipes as CI runs them: nginx (deploy/nginx's own files) and Caddy
+(deploy/Caddyfile) under /scores/ in front of two `scorekeeper serve` processes on one
+PostgreSQL database, rate limits on Redis: the README's server recipe, end to end.
 
-Two phones play a round through the proxy: a change posted to the other process than the page
+Two phones play a round through each proxy: a change posted to the other process than the page
 came from, the watching phone's live update, share links that name the proxy's address, and
-link misses counted once for both processes (the client's address as the proxy says it).
+link misses counted once for both processes (the client's address as the proxy says it). No
+log either proxy or process writes holds a token, a process down behind the proxy included.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import html
 import os
 import re
 import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,29 +23,45 @@ import pytest
 import requests
 
 from tests.databases import PostgresDatabase
-from tools.nginx_proxy import find_nginx, nginx, scorekeeper
+from tools.caddy_proxy import caddy, find_caddy
+from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper
 
 PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"]
 HX = {"HX-Request": "true"}
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 POLLER = re.compile(r'id="poller"[^>]*hx-get="([^"]+)"', re.S)
+Front = Callable[..., AbstractContextManager[str]]  # (ports, folder, statuses=(200,))
+DOWN = (502, 503)  # nginx's answer, and Caddy's once its health checks found none
+PROXIES: dict[str, tuple[Callable[[], str | None], Front]] = {
+    "nginx": (find_nginx, nginx),
+    "caddy": (find_caddy, caddy),
+}
 
 
 @dataclass
 class Proxy:
-    """The proxy's address (prefix included) and what stands behind it."""
+    """The proxy's address (prefix included), what stands behind it, and where all log."""
 
     base: str
     origin: str
     upstreams: list[str]
+    ports: list[int]
+    front: Front
+    logs: Path
 
 
-@pytest.fixture
-def proxy(postgres_database: PostgresDatabase, redis_url: str, tmp_path: Path) -> Iterator[Proxy]:
-    """nginx in front of two processes, as deploy/ sets them up."""
-    if find_nginx() is None:
-        reason = "nginx is not installed (apt-get install nginx); the proxy test skipped"
-        if os.environ.get("SCOREKEEPER_REQUIRE_NGINX"):
+@pytest.fixture(params=list(PROXIES))
+def proxy(
+    request: pytest.FixtureRequest,
+    postgres_database: PostgresDatabase,
+    redis_url: str,
+    tmp_path: Path,
+) -> Iterator[Proxy]:
+    """nginx or Caddy in front of two processes, as deploy/ sets them up."""
+    find, front = PROXIES[request.param]
+    if find() is None:
+        reason = f"{request.param} is not installed (apt-get install {request.param})"
+        if os.environ.get(f"SCOREKEEPER_REQUIRE_{request.param.upper()}"):
             pytest.fail(reason)
         pytest.skip(reason)
     settings = {
@@ -56,10 +74,15 @@ def proxy(postgres_database: PostgresDatabase, redis_url: str, tmp_path: Path) -
         "SCOREKEEPER_WORKERS": "1",  # a process each: "the other process" is the other port
         "SCOREKEEPER_DATA_DIR": str(tmp_path),
     }
+    logs = tmp_path / "logs"
+    logs.mkdir()
     with ExitStack() as stack:
-        ports = [stack.enter_context(scorekeeper(settings)) for _ in range(2)]
-        base = stack.enter_context(nginx(ports, tmp_path / "nginx"))
-        yield Proxy(base, base.removesuffix("/scores"), [f"127.0.0.1:{p}" for p in ports])
+        ports = [
+            stack.enter_context(scorekeeper(settings, log=logs / f"app-{i}.log")) for i in range(2)
+        ]
+        base = stack.enter_context(front(ports, logs / request.param))
+        upstreams = [f"127.0.0.1:{p}" for p in ports]
+        yield Proxy(base, base.removesuffix("/scores"), upstreams, ports, front, logs)
 
 
 class Phone(requests.Session):
@@ -130,3 +153,42 @@ def test_link_misses_count_once_for_both_processes_and_the_client_the_proxy_saw(
     # A forged X-Forwarded-For changes nothing: nginx sets the header, it never appends.
     forged = guesser.get(f"{proxy.base}/g/1/guess", headers={"X-Forwarded-For": "10.9.9.9"})
     assert forged.status_code == 429
+
+
+def links_of_every_kind(phone: Phone, proxy: Proxy) -> list[str]:
+    """A game's edit, view and seat links, a table's and a rule set's, as phones open them."""
+    api = f"{proxy.base}/api/v1"
+    game = phone.post(f"{api}/games", json={"ruleset": "may-i", "players": PLAYERS}).json()
+    table = phone.post(f"{api}/tables", json={"name": "Friday"}).json()
+    rules = phone.get(f"{api}/rulesets/may-i").json()["rules"]
+    rule_set = phone.post(f"{api}/rulesets/saved", json={"name": "Ours", "rules": rules}).json()
+    seats = [seat["token"] for seat in game["seat_links"]]
+    links = game["links"]
+    return [
+        f"/g/{game['id']}/{links['edit_token']}",
+        f"/g/{game['id']}/{links['view_token']}/sheet",
+        f"/g//{game['id']}/{links['view_token']}/version?v={game['version']}",
+        f"/s/{game['id']}/{seats[0]}",
+        f"/s//{game['id']}/{seats[1]}",
+        f"/t/{table['id']}/{table['links']['edit_token']}",
+        f"/t/{table['id']}/{table['links']['view_token']}/record",
+        f"/house-rules/{rule_set['id']}/{rule_set['token']}/edit",
+        f"/games/new?next=/s/{game['id']}/{seats[2]}",
+    ]
+
+
+def test_no_log_of_the_proxy_or_the_processes_holds_a_token(proxy: Proxy) -> None:
+    phone = Phone()
+    paths = links_of_every_kind(phone, proxy)
+    answers = [phone.get(f"{proxy.base}{path}", headers=HX).status_code for path in paths]
+    assert answers == [200] * len(paths)
+    # No process answers behind the proxy: its error lines quote the requests that met none.
+    with proxy.front([free_port(), free_port()], proxy.logs / "down", statuses=DOWN) as base:
+        assert {phone.get(f"{base}{path}").status_code for path in paths} <= set(DOWN)
+    tokens = {part for path in paths for part in re.split(r"[/?=]", path) if len(part) == 32}
+    assert len(tokens) == 8  # a game's two, its three seats', a table's two, a rule set's
+    logged = {log.name: log.read_text() for log in proxy.logs.rglob("*.log")}
+    assert {name: [t for t in tokens if t in text] for name, text in logged.items()} == {
+        name: [] for name in logged
+    }
+    assert sum("/g/1/" in text for text in logged.values()) >= 3  # the proxy's and the apps'

@@ -98,8 +98,23 @@ def test_gunicorn_runs_the_workers_asked_for_and_logs_each_request(tmp_path: Pat
         assert status(f"http://127.0.0.1:{served.port}/", host="evil.example") == 400
         assert workers_started(served.process.pid, 3) == 3
     logged = served.stderr
-    assert "scorekeeper.access: GET /games/new 200 " in logged
-    assert "scorekeeper.access: GET / 400 " in logged and "healthz" not in logged
+    assert "scorekeeper.access: 127.0.0.1 GET /games/new 200 " in logged
+    assert "scorekeeper.access: 127.0.0.1 GET / 400 " in logged and "healthz" not in logged
+
+
+def test_serve_says_at_start_when_trusted_hosts_leave_out_the_public_host(
+    tmp_path: Path,
+) -> None:
+    public = {"SCOREKEEPER_PUBLIC_URL": "https://Scores.example.org/scores"}
+    refused = {**public, "SCOREKEEPER_TRUSTED_HOSTS": "internal.example"}
+    with serving(tmp_path, "--workers", "1", **refused) as served:
+        assert status(f"http://127.0.0.1:{served.port}/", host="scores.example.org") == 400
+    said = "SCOREKEEPER_TRUSTED_HOSTS leaves out scores.example.org, the host of "
+    assert said in served.stderr
+    trusted = {**public, "SCOREKEEPER_TRUSTED_HOSTS": "internal.example, scores.example.org"}
+    with serving(tmp_path, "--workers", "1", **trusted) as served:
+        assert status(f"http://127.0.0.1:{served.port}/", host="scores.example.org") == 200
+    assert "leaves out" not in served.stderr
 
 
 def test_waitress_serves_with_the_same_options(tmp_path: Path) -> None:

@@ -71,6 +71,24 @@ def test_database_url_chooses_the_database(
         db.engine.dispose()
 
 
+@pytest.mark.parametrize(
+    ("url", "timeout"),
+    [
+        ("postgresql://u@db.example/scores", 5),
+        ("postgresql://u@db.example/scores?connect_timeout=30", None),  # the URL's own
+        ("sqlite:////srv/scores.db", None),
+    ],
+)
+def test_postgresql_connections_give_up_after_five_seconds(
+    clean_environment: pytest.MonkeyPatch, tmp_path: Path, url: str, timeout: int | None
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    clean_environment.setenv("SCOREKEEPER_DATABASE_URL", url)
+    options = create_app(PLAIN).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert options.get("connect_args", {}).get("connect_timeout") == timeout
+    assert options["hide_parameters"] is True  # no failed statement's error names a token
+
+
 def test_secret_key_signs_the_session_and_stays_text(
     clean_environment: pytest.MonkeyPatch, database_url: str, tmp_path: Path
 ) -> None:
@@ -101,6 +119,19 @@ def test_trusted_hosts_refuse_any_other_host(
     client = app_from().test_client()
     assert client.get("/", headers={"Host": "other.example"}).status_code == 200
     assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["LOCALHOST", "localhost.", "LocalHost.:8000", "Scores.Example.ORG", "scores.example.org."],
+)
+def test_a_host_in_capitals_or_with_the_final_dot_is_the_same_host(
+    clean_environment: pytest.MonkeyPatch, app_from: App, host: str
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_TRUSTED_HOSTS", "Scores.example.org")
+    client = app_from().test_client()
+    assert client.get("/", headers={"Host": host}).status_code == 200
+    assert client.get("/", headers={"Host": "localhost.."}).status_code == 400
 
 
 def test_proxy_hops_trust_the_proxys_forwarded_headers(

@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import create_engine, func, insert, select, text, update
 
+from scorekeeper.config import with_psycopg
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.models import Buy, Game, Round
@@ -16,6 +17,7 @@ from scorekeeper.rules.presets import MAY_I
 from scorekeeper.unchanged_poll import Links, LinksReader
 from tests.databases import make_app
 from tests.web.test_games import HX, PLAYERS
+from tools.nginx_proxy import free_port
 
 pytestmark = pytest.mark.storage
 
@@ -66,6 +68,22 @@ def test_a_failed_read_goes_on_to_flask_and_spoils_no_connection(one_connection:
         assert reader.read(game.id) is None  # the driver's error: Flask answers this poll
         reader.sql = good
         assert reader.read(game.id) == links_of(game)
+
+
+def test_a_database_out_of_reach_leaves_the_poll_to_flask(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A new connection that fails raises the driver's own error, which SQLAlchemy's pool does
+    not wrap: the poll goes on to Flask (503), never to the server's 500."""
+    if database_url.startswith("sqlite"):
+        unreachable = f"sqlite:///{tmp_path / 'no-such-folder' / 'scorekeeper.db'}"
+    else:
+        unreachable = with_psycopg(database_url).replace(":5432/", f":{free_port()}/")
+    engine = create_engine(unreachable)
+    try:
+        assert LinksReader(engine).read(1) is None
+    finally:
+        engine.dispose()
 
 
 def test_a_page_reads_the_version_and_the_facts_of_one_moment(one_connection: Flask) -> None:
