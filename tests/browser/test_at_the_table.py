@@ -8,20 +8,16 @@ longer allow. At 390×844, and at 320 px with 200 % text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from scorekeeper.extensions import db
-from tests.browser.conftest import Phone, _fail_on
+from tests.browser.conftest import Phone
 from tests.browser.test_full_game import buy_row, start_game
 from tests.browser.test_seat_hands import send_hand
 from tests.browser.test_seats import seat_url
 from tests.browser.test_table_feel import SIZES, TEXT_SIZE
-from tests.browser.test_taps import delayed_posts
-from tests.conftest import make_app, serving
 
 pytestmark = pytest.mark.browser
 
@@ -30,25 +26,9 @@ POLL_MS = 2_000 + 600 + 1_400  # one poll, its answer, and room for two shared c
 
 
 @pytest.fixture
-def slow_phones(
-    browser: Browser, database_url: str, tmp_path: Path
-) -> Iterator[Callable[[], Phone]]:
-    """Phones at one table on a server whose every POST answer arrives 600 ms late."""
-    app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
-    app.wsgi_app = delayed_posts(app.wsgi_app)  # type: ignore[method-assign]
-    phones: list[Phone] = []
-    with serving(app) as url:
-
-        def opener() -> Phone:
-            phones.append(Phone(browser, url))
-            return phones[-1]
-
-        yield opener
-        errors = [error for phone in phones for error in phone.close()]
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    _fail_on(errors)
+def slow_phones(open_slow_phone: Callable[..., Phone]) -> Callable[[], Phone]:
+    """Phones at one table on a server whose every answer (but static files) is 600 ms late."""
+    return open_slow_phone
 
 
 def small(page: Page, screen: str) -> None:
