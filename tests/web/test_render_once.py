@@ -7,7 +7,6 @@ import pytest
 from flask_babel import Domain
 
 from scorekeeper import i18n
-
 from tests.conftest import Table
 
 EIGHT = ["Anna", "Ben", "Carla", "Dan", "Eva", "Finn", "Greta", "Hugo"]
