@@ -20,6 +20,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def iso(moment: datetime | None) -> str | None:
+    """A timestamp in ISO 8601 with its offset; SQLite hands it back without one, meaning UTC."""
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat()
+
+
 class CardTable(db.Model):
     """A group that plays together, with its own private links, people and games."""
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Annotated
 
 from pydantic import Field
 
 from ..i18n import translate_text
-from ..models import LARGEST_INTEGER
+from ..models import LARGEST_INTEGER, iso
 from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from ..rules.standings import Standings
@@ -109,10 +108,3 @@ class Game(Answer):
     def of(cls, state: GameState) -> Game:
         """The game as it stands."""
         return cls.model_validate(cls.fields_of(state))
-
-
-def iso(moment: datetime | None) -> str | None:
-    """A timestamp in ISO 8601 with its offset; SQLite hands it back without one, meaning UTC."""
-    if moment is None:
-        return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat()

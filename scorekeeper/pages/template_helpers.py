@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..games.history import describe, describe_entries
 from ..i18n import current_locale, translate
-from ..models import TablePlayer, person_of
+from ..models import TablePlayer, iso, person_of
 from ..rules.deal import describe_contract
 from ..rules.game_state import GameState
 from ..rules.messages import msg
@@ -141,4 +141,5 @@ def init_app(app: Flask) -> None:
         table_url=table_url,
         next_game_url=next_game_url,
         points_at_this_machine=points_at_this_machine,
+        iso=iso,
     )

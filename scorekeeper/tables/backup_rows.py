@@ -19,8 +19,8 @@ from typing import Any
 from sqlalchemy import Table, bindparam, insert, select, update
 
 from ..extensions import db
-from ..games import seat_links
-from ..models import Buy, Change, Game, RetiredLink, Round, RoundResult, Seat
+from ..games import seat_links as games_seat_links
+from ..models import Buy, Change, Game, RetiredLink, Round, RoundResult, Seat, SeatLink
 from .backup_format import BackupGame
 
 Row = dict[str, Any]
@@ -38,11 +38,12 @@ class GameRows:
     rounds: list[tuple[Row, list[Row], list[Row]]]  # each round, its hands and its buys
     changes: list[Row]
     retired: list[Row]
+    seat_links: list[Row]
 
 
 def game_rows(game: BackupGame) -> GameRows:
     """A game of the file as the rows that store it."""
-    parts = {"rules", "seats", "rounds", "changes", "retired_links", "rematch"}
+    parts = {"rules", "seats", "rounds", "changes", "retired_links", "rematch", "seat_links"}
     row = game.model_dump(exclude=parts)
     rounds = [
         (
@@ -60,6 +61,7 @@ def game_rows(game: BackupGame) -> GameRows:
         rounds=rounds,
         changes=[ready(Change, change.model_dump()) for change in game.changes],
         retired=[ready(RetiredLink, link.model_dump()) for link in game.retired_links],
+        seat_links=[ready(SeatLink, link.model_dump()) for link in game.seat_links],
     )
 
 
@@ -90,20 +92,24 @@ def insert_games(games: Sequence[GameRows], table_id: int, people: dict[str, int
     for chunk in chunks([game.token for game in games]):
         query = select(Game.edit_token, Game.id).where(Game.table_id == table_id)
         ids |= dict(db.session.execute(query.where(Game.edit_token.in_(chunk))).tuples().all())
-    seats, rounds, changes, retired = [], [], [], []
+    seats, rounds, changes, retired, seat_links = [], [], [], [], []
     for game in games:
         game_id = ids[game.token]
         seats += [
             {"game_id": game_id, "position": position, "table_player_id": people[uid]}
             for position, uid in enumerate(game.seats)
         ]
-        for row in [*(played for played, _, _ in game.rounds), *game.changes, *game.retired]:
+        played = (row for row, _, _ in game.rounds)
+        for row in [*played, *game.changes, *game.retired, *game.seat_links]:
             row["game_id"] = game_id  # the rows were made for this: filled in, not copied
         rounds += game.rounds
         changes += game.changes
         retired += game.retired
+        seat_links += game.seat_links
     write_ready(Seat, seats)
-    seat_links.create_missing({ids[game.token]: len(game.seats) for game in games})
+    write_ready(SeatLink, seat_links)
+    # A file from before seat links were kept: each seat gets a new one, as a new game's does.
+    games_seat_links.create_missing({ids[game.token]: len(game.seats) for game in games})
     _insert_rounds(rounds, table_id, set(ids.values()))
     write_ready(Change, changes)
     write_ready(RetiredLink, retired)

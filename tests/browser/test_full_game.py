@@ -46,12 +46,12 @@ RUNNING = [
 TOTALS = [75, 75, 240, 230]
 
 
-def start_game(page: Page) -> None:
-    """Open the app, fill in the new-game form and start: Anna deals first."""
+def start_game(page: Page, players: list[str] = PLAYERS) -> None:
+    """Open the app, fill in the new-game form and start: the first player deals first."""
     page.goto("/")
     page.get_by_role("link", name="Start a game").click()
     page.get_by_label("Rule set").select_option(label="May I?")
-    for seat, name in enumerate(PLAYERS, start=1):
+    for seat, name in enumerate(players, start=1):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
     page.get_by_label("First dealer").select_option(label="Seat 1")
     page.get_by_role("button", name="Start the game").click()

@@ -27,6 +27,7 @@ from scorekeeper.models import (
     Round,
     RoundResult,
     Seat,
+    SeatLink,
     TablePlayer,
 )
 from scorekeeper.rules.presets import MAY_I, PRESETS
@@ -45,6 +46,7 @@ MODELS = (
     Buy,
     Change,
     RetiredLink,
+    SeatLink,
     HouseRules,
 )
 
