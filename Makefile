@@ -23,11 +23,16 @@ PORT ?= 8000
 
 .PHONY: install translations extract db run dev check test bench lighthouse clean
 
+# A venv made before the app was named scorekeeper-rummy holds it as "scorekeeper" (the name of
+# another project on the package index): removed first, so one distribution owns the command.
+UNINSTALL_OLD_NAME = $(BIN)/python -m pip uninstall --quiet --yes scorekeeper 2>/dev/null || true
+
 # The development install: the app, both extras and the tools `make test` runs (so it
 # holds what `make run` needs too).
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(UNINSTALL_OLD_NAME)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP) $(APP_STAMP)
 
@@ -35,6 +40,7 @@ $(STAMP): pyproject.toml constraints.txt
 $(APP_STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(UNINSTALL_OLD_NAME)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".$(if $(EXTRAS_LIST),[$(EXTRAS_LIST)])"
 	touch $(APP_STAMP)
 
@@ -87,11 +93,15 @@ test: check translations
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
-# bench/request_costs.py: statements and function calls per request, which the load does not move.
+# bench/request_costs.py: statements and function calls per request, which the load does not move;
+# bench/cost_table.py: instructions (callgrind) and statements a request against the bare app
+# (COST_ARGS=--requests 10 for closer figures); bench/write_tail.py: the server's own write time.
 BENCH_ARGS ?= --profile
+COST_ARGS ?=
 bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/request_costs.py
+	$(BIN)/python bench/cost_table.py $(COST_ARGS)
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
 	$(BIN)/python bench/write_tail.py

@@ -248,11 +248,7 @@ def scenarios(app: Any) -> dict[str, Step]:
         for each in phones:  # uncounted: the phones' first loads
             each.open()
         with counter.counting():
-            for change in range(CHANGES_PER_MINUTE):
-                phones[0].tap("buys" if change % 2 == 0 else "buys/remove", 1)
-                for _ in range(7 + change % 2):  # 7.5 polls per phone per 15 s
-                    for each in phones:
-                        each.poll()
+            play_minute(phones)
 
     return {
         "poll": polling(phone),
@@ -267,6 +263,16 @@ def scenarios(app: Any) -> dict[str, Step]:
         "table's round screen": reading(table_page),
         "table's score sheet": reading(f"{table_page}/sheet"),
     }
+
+
+def play_minute(phones: list[Phone]) -> None:
+    """A live table's minute: the first phone taps a change every 15 s (a buy, then its
+    take-back), and every phone polls every 2 s, following what each poll sets off."""
+    for change in range(CHANGES_PER_MINUTE):
+        phones[0].tap("buys" if change % 2 == 0 else "buys/remove", 1)
+        for _ in range(7 + change % 2):  # 7.5 polls per phone per 15 s
+            for each in phones:
+                each.poll()
 
 
 def measure_tree(

@@ -35,7 +35,7 @@ def create_app(config: dict[str, object] | None = None, served_on: Sequence[str]
     )
     app.jinja_environment = Templates  # before anything asks for app.jinja_env
     settings.configure(app, config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds every link
 
     from . import (
         access_log,

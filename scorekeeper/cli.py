@@ -1,4 +1,4 @@
-"""The `scorekeeper` command: serve the app, migrate, back up and restore the whole instance."""
+"""The `scorekeeper` command: serve the app, migrate, back up, restore and move the instance."""
 
 from __future__ import annotations
 
@@ -13,16 +13,18 @@ from typing import TextIO
 
 import segno
 from flask import Flask
+from sqlalchemy import make_url
 
-from . import __version__, create_app, servers, upgrades
-from .config import BadSetting, MissingExtra, environment
+from . import command_options, create_app, servers, upgrades
+from .config import BadSetting, MissingExtra
 from .database_copies import BackupError
-from .instance_backup import backup, restore
+from .extensions import db
+from .instance_backup import NIGHTLY, backup, keep_newest, restore, stamped
+from .instance_move import move_to
 from .lan import lan_address, served_hosts
 from .rate_limits import in_one_process
 from .security import refused_public_host
 
-DEFAULT_PORT = 8000  # 5000 is taken by the system (AirPlay) on many Macs
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
@@ -34,34 +36,16 @@ def announce(url: str, lan: bool, out: TextIO = sys.stdout) -> None:
         segno.make(url, error="m").terminal(out=out, compact=True)
 
 
-def _port() -> int:
-    return int(environment("PORT") or DEFAULT_PORT)
-
-
-def parser() -> argparse.ArgumentParser:
-    """The commands and their options; each option's default from its SCOREKEEPER_* variable."""
-    top = argparse.ArgumentParser(prog="scorekeeper")
-    top.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
-    commands = top.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="migrate the database and serve the app")
-    serve.add_argument("--lan", action="store_true", help="serve phones on the local network")
-    serve.add_argument("--host", default=environment("HOST"), help="address to listen on")
-    serve.add_argument("--port", type=int, default=_port())
-    serve.add_argument("--server", choices=servers.SERVERS, default=environment("SERVER"))
-    serve.add_argument("--workers", type=int, default=environment("WORKERS"), help="processes")
-    serve.add_argument(
-        "--threads", type=int, default=environment("THREADS") or servers.THREADS, help="per process"
-    )
-    serve.add_argument(
-        "--no-migrate", action="store_true", help="skip the migration (another process ran it)"
-    )
-    commands.add_parser("migrate", help="back the database up if a migration is due, migrate")
-    for name, what in (("backup", "write the whole instance to"), ("restore", "restore from")):
-        command = commands.add_parser(name, help=f"{what} FILE (every table, game and link)")
-        command.add_argument("file", type=Path)
-    health = commands.add_parser("health", help="ask a running server's /healthz (exit 1: not ok)")
-    health.add_argument("--url", default=f"http://127.0.0.1:{_port()}/healthz")
-    return top
+def data_lines(app: Flask) -> list[str]:
+    """Where the instance keeps its data: the folder, the database and the backups."""
+    with app.app_context():
+        url = db.engine.url
+    database = url.database if url.get_backend_name() == "sqlite" else url.render_as_string()
+    return [
+        f"Its data: {app.instance_path}",
+        f"  database: {database}",
+        f"  backups:  {app.config['BACKUP_DIR']}",
+    ]
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -90,6 +74,7 @@ def run_serve(args: argparse.Namespace) -> int:
         workers = 1
     shown = f"[{host}]" if ":" in host else host
     announce(f"http://{shown}:{args.port}/", args.lan)
+    print("\n".join(data_lines(app)))
     sys.stdout.flush()
     make = (lambda: app) if server == "waitress" else (lambda: create_app(served_on=hosts))
     servers.serve(make, host, args.port, args.threads, workers, server)
@@ -101,6 +86,21 @@ def migrated(app: Flask) -> None:
     saved = upgrades.migrate(app)
     if saved is not None:
         print(f"Backed the database up to {saved} before migrating it", file=sys.stderr)
+
+
+def run_backup(app: Flask, file: Path | None, keep: int | None) -> None:
+    """Back the instance up to FILE, or to a new name in BACKUP_DIR keeping the newest N."""
+    if file is not None and keep is not None:
+        raise BackupError("--keep keeps the backups it names itself: give no FILE with it.")
+    saved = backup(app, file or stamped(app, NIGHTLY))
+    print(f"Backed the instance up to {saved}")
+    for old in keep_newest(saved.parent, keep) if keep else ():
+        print(f"Deleted the older backup {old}")
+
+
+def url_shown(url: str) -> str:
+    """A database URL without its password."""
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def run_health(url: str) -> int:
@@ -119,7 +119,7 @@ def run_health(url: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run one command of `scorekeeper`."""
     try:
-        args = parser().parse_args(argv)
+        args = command_options.parser().parse_args(argv)
     except BadSetting as error:
         print(f"scorekeeper: {error}", file=sys.stderr)
         return 2
@@ -133,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "migrate":
             migrated(app)
         elif args.command == "backup":
-            print(f"Backed the instance up to {backup(app, args.file)}")
+            run_backup(app, args.file, args.keep)
+        elif args.command == "move-to":
+            print(f"Moved {move_to(app, args.url)} into {url_shown(args.url)}")
         else:
             print(f"Restored {restore(app, args.file)} from {args.file}")
     except (MissingExtra, BadSetting, BackupError) as error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sys
 from collections.abc import Callable, Mapping
 from importlib.util import find_spec
 from pathlib import Path
@@ -88,9 +89,34 @@ def environment(name: str, environ: Mapping[str, str] = os.environ) -> Any:
 
 
 def data_dir() -> str | None:
-    """SCOREKEEPER_DATA_DIR as an absolute path (Flask's instance folder), else None."""
+    """The instance folder: SCOREKEEPER_DATA_DIR, else the user's data folder once installed.
+
+    None in a checkout, where Flask's `instance/` beside the package serves `make run`.
+    """
     folder = environment("DATA_DIR")
-    return str(Path(folder).expanduser().resolve()) if folder else None
+    if folder:
+        return str(Path(folder).expanduser().resolve())
+    if not installed():
+        return None
+    # Before 0.2.0 an installed app kept its data inside the venv (Flask's default), where a
+    # new venv loses it: an instance found there is used, and `serve` says where it is.
+    inside_venv = Path(sys.prefix) / "var" / "scorekeeper-instance"
+    if any((inside_venv / name).exists() for name in ("scorekeeper.db", "secret_key")):
+        return str(inside_venv)
+    return str(user_data_dir())
+
+
+def installed() -> bool:
+    """Whether this is an installed app: only the wheel carries templates/ inside the package."""
+    return (Path(__file__).parent / "templates").is_dir()
+
+
+def user_data_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """The operator's data folder: %LOCALAPPDATA% on Windows, $XDG_DATA_HOME or ~/.local/share."""
+    if sys.platform == "win32" and environ.get("LOCALAPPDATA"):
+        return Path(environ["LOCALAPPDATA"]) / "Scorekeeper"
+    base = environ.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
+    return Path(base).expanduser().resolve() / "scorekeeper"
 
 
 def with_psycopg(url: str) -> str:
@@ -113,7 +139,7 @@ def secret_key(instance_path: str) -> str:
     """The secret key generated once into instance/secret_key, by whichever process is first."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds every link
         draft = path.with_name(f"secret_key.{os.getpid()}")
         draft.write_text(secrets.token_urlsafe(48))
         draft.chmod(0o600)
@@ -162,7 +188,7 @@ def _require_extras(config: Mapping[str, Any]) -> None:
         if missing:
             raise MissingExtra(
                 f"The configured {extra} server needs the {extra} extra: "
-                f"pip install 'scorekeeper[{extra}]' (in a checkout: make run EXTRAS={extra})"
+                f"pip install 'scorekeeper-rummy[{extra}]' (in a checkout: make run EXTRAS={extra})"
             )
 
 

@@ -9,6 +9,8 @@ instance that holds no data, and the restored database is migrated to this relea
 
 from __future__ import annotations
 
+import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Flask
@@ -22,6 +24,7 @@ from .models import CardTable, Game, HouseRules
 
 MAGIC = {b"SQLite format 3\x00": "sqlite", b"PGDMP": "postgresql"}
 SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}
+NIGHTLY = "scorekeeper"  # `backup --keep N` names its files so; only those are ever deleted
 
 
 def suffix(dialect: str) -> str:
@@ -49,20 +52,53 @@ def contents() -> str:
     return ", ".join(f"{n} {kind}{'' if n == 1 else 's'}" for kind, n in counts.items())
 
 
+def stamped(app: Flask, name: str) -> Path:
+    """A new backup's path in BACKUP_DIR, named for the moment (names sort oldest first)."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    with app.app_context():
+        kind = db.engine.dialect.name
+    return Path(app.config["BACKUP_DIR"]) / f"{name}-{stamp}{suffix(kind)}"
+
+
 def backup(app: Flask, path: Path) -> Path:
-    """Write a consistent copy of the instance's database to a new file."""
-    if path.exists():
-        raise BackupError(f"{path} exists already; name a new file.")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write a consistent copy of the instance's database to a new file, readable by its owner.
+
+    A folder made for it is the owner's alone (0700), and BACKUP_DIR always is: a backup holds
+    every link.
+    """
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.parent.resolve() == Path(app.config["BACKUP_DIR"]).resolve():
+        path.parent.chmod(0o700)
     with app.app_context():
         url = db.engine.url
-    if url.get_backend_name() == "sqlite":
-        if not Path(str(url.database)).exists():
-            raise BackupError(f"There is no database at {url.database}: nothing to back up.")
-        sqlite_copy(Path(str(url.database)), path)
-    else:
-        pg_dump(url, path)
+    database = Path(str(url.database))
+    if url.get_backend_name() == "sqlite" and not database.exists():
+        raise BackupError(f"There is no database at {url.database}: nothing to back up.")
+    try:  # made empty and private first: the copies write into it and keep its mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        raise BackupError(f"{path} exists already; name a new file.") from None
+    try:
+        if url.get_backend_name() == "sqlite":
+            sqlite_copy(database, path)
+        else:
+            pg_dump(url, path)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
     return path
+
+
+def keep_newest(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the newest `keep` backups `scorekeeper backup --keep` made; the deleted."""
+    made = sorted(
+        (found for found in folder.glob(f"{NIGHTLY}-*") if found.suffix in SUFFIXES.values()),
+        key=lambda found: found.name,
+    )
+    old = made[: max(len(made) - keep, 0)]
+    for path in old:
+        path.unlink()
+    return old
 
 
 def _check_restorable(path: Path, kind: str, url: URL) -> None:

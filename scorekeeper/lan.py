@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import struct
 
@@ -62,3 +63,18 @@ def served_hosts(host: str) -> list[str]:
     name = socket.gethostname()
     addresses = [*interface_addresses(), routed_address() or ""]
     return list(dict.fromkeys(a for a in [*addresses, name, f"{name}.local"] if a))
+
+
+def listening_on(host: str) -> list[str]:
+    """The addresses a server for `host` listens on: one network address with the loopback.
+
+    `serve --lan` listens on the laptop's address on the network; its own browser still opens
+    `localhost` (README "For a family"), which the loopback beside it answers.
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return [host]  # a name, or a wildcard spelled "": listened on as given
+    if address.is_loopback or address.is_unspecified:
+        return [host]
+    return [host, "::1" if address.version == 6 else "127.0.0.1"]

@@ -16,6 +16,8 @@ from typing import Any
 
 from flask import Flask
 
+from .lan import listening_on
+
 THREADS = 8  # per process: phones wait on the per-game lock, not on each other
 KEEPALIVE = 75  # s: longer than a proxy keeps an idle upstream connection (nginx: 60 s)
 SERVERS = ("gunicorn", "waitress")
@@ -34,11 +36,15 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
+def binds(host: str, port: int) -> list[str]:
+    """Each address `host` is served on, with the port: `[::1]:8000` for IPv6."""
+    return [f"[{a}]:{port}" if ":" in a else f"{a}:{port}" for a in listening_on(host)]
+
+
 def gunicorn_options(host: str, port: int, threads: int, workers: int) -> dict[str, Any]:
     """gunicorn's settings for the app: threaded workers, like waitress in every process."""
-    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     return {
-        "bind": [bind],
+        "bind": binds(host, port),
         "workers": workers,
         "threads": threads,
         "worker_class": "gthread",
@@ -83,4 +89,5 @@ def serve(
         return
     import waitress
 
-    waitress.serve(make_app(), host=host, port=port, threads=threads, ident="scorekeeper")
+    listen = " ".join(binds(host, port))
+    waitress.serve(make_app(), listen=listen, threads=threads, ident="scorekeeper")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Flask
@@ -37,13 +36,6 @@ def migration_lock() -> Iterator[None]:
             connection.commit()
 
 
-def backup_path(app: Flask) -> Path:
-    """Where the backup before a migration goes: BACKUP_DIR, named for the moment."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    suffix = instance_backup.suffix(db.engine.dialect.name)
-    return Path(app.config["BACKUP_DIR"]) / f"before-migration-{stamp}{suffix}"
-
-
 def migrate(app: Flask) -> Path | None:
     """Bring the schema to head, backing the database up first if it changes one with data.
 
@@ -54,7 +46,11 @@ def migrate(app: Flask) -> Path | None:
             with db.engine.connect() as connection:
                 due = schema.revisions(connection) != schema.heads()
                 worth = due and schema.holds_data(connection)
-            saved = instance_backup.backup(app, backup_path(app)) if worth else None
+            saved = (
+                instance_backup.backup(app, instance_backup.stamped(app, "before-migration"))
+                if worth
+                else None
+            )
             if due:
                 upgrade(directory=schema.MIGRATIONS)
         db.engine.dispose()  # no connection is carried into a forked worker

@@ -51,6 +51,7 @@ LAYERS = {
         [
             *("__init__", "cli", "security", "error_pages", "assets", "rate_limits"),
             *("unchanged_poll", "access_log", "health", "lan", "servers"),
+            *("command_options", "instance_move"),
         ],
         APP,
     ),

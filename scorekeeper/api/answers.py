@@ -9,10 +9,11 @@ from pydantic import Field
 from ..games.history import Actor, ChangeKind, actor_of, describe
 from ..i18n import translate_text
 from ..models import Change as ChangeRow
+from ..models import iso
 from ..rules.arbiter import BuyRuling
 from ..rules.ruleset import RuleSet
 from .answer_base import Answer, Count, Timestamp
-from .game_answers import Game, iso
+from .game_answers import Game
 
 MeldKind = Literal["book", "run"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     Field,
@@ -16,6 +16,7 @@ from pydantic import (
 from pydantic import ValidatorFunctionWrapHandler as Handler
 from pydantic import WrapValidator as Wrap
 from pydantic_core import PydanticCustomError
+from werkzeug.routing import BaseConverter
 
 from ..models import LARGEST_INTEGER
 from ..rules.errors import RuleError
@@ -148,3 +149,15 @@ Counts = Annotated[
     Field(description='Cards counted per rank code: A, 2-10, J, Q, K, JK ({"K": 1, "JK": 1}).'),
 ]
 MeldKind = Annotated[Literal["book", "run"], Wrap(_choice)]
+
+
+class PresetKey(BaseConverter):
+    """A preset's key in a URL: any segment but the words of the routes beside it."""
+
+    # Else /rulesets/saved and /rulesets/validate (POST only) matched /rulesets/<key> for a GET
+    # and advertised it in Allow, which the document does not have (schemathesis, ST205).
+    regex = r"(?!(?:saved|validate)$)[^/]+"
+    schema: ClassVar[dict[str, str]] = {
+        "type": "string",
+        "pattern": "^(?!(?:saved|validate)$)[^/]+$",
+    }

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Annotated
 
 from pydantic import Field
 
 from ..i18n import translate_text
-from ..models import LARGEST_INTEGER
+from ..models import LARGEST_INTEGER, iso
 from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from ..rules.standings import Standings
 from .answer_base import Answer, Count, Score, Timestamp
 from .round_answers import CurrentRoundAnswer, PlayedRound, played
-from .seat_answers import SeatLink
+from .seat_answers import NextGame, SeatLink
 
 
 class Player(Answer):
@@ -77,6 +76,9 @@ class Game(Answer):
     created_at: Timestamp
     updated_at: Timestamp
     seat_links: list[SeatLink] | None  # each seat's link, for the edit link only (else null)
+    # Where the asking link leads after Play again (GET only; null before it, and in a change's
+    # answer): a view client follows it to the next game without anyone sharing a link.
+    next_game: NextGame | None
 
     @classmethod
     def fields_of(cls, state: GameState) -> dict[str, object]:
@@ -99,16 +101,10 @@ class Game(Answer):
             "created_at": iso(game.created_at),
             "updated_at": iso(game.updated_at),
             "seat_links": None,
+            "next_game": None,
         }
 
     @classmethod
     def of(cls, state: GameState) -> Game:
         """The game as it stands."""
         return cls.model_validate(cls.fields_of(state))
-
-
-def iso(moment: datetime | None) -> str | None:
-    """A timestamp in ISO 8601 with its offset; SQLite hands it back without one, meaning UTC."""
-    if moment is None:
-        return None
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC).isoformat()

@@ -10,14 +10,13 @@ from flask import Blueprint, Response, url_for
 from werkzeug.exceptions import NotFound
 
 from .. import house_rules
-from ..models import HouseRules
+from ..models import HouseRules, iso
 from ..rules.bounds import NAME_LENGTH
 from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
 from .access import CHALLENGE, INVALID, bearer_token
 from .answer_base import Answer, Count, Timestamp, answer
 from .fields import text
-from .game_answers import iso
 from .openapi import documented
 from .problems import Problem
 from .reading import read

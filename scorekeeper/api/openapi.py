@@ -217,6 +217,8 @@ def _parameter(name: str, rule: Rule) -> Schema:
             schema["maximum"] = converter.max
     elif isinstance(converter, AnyConverter):
         schema = {"type": "string", "enum": sorted(converter.items)}
+    elif isinstance(getattr(converter, "schema", None), dict):
+        schema = dict(converter.schema)
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 

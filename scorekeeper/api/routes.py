@@ -38,7 +38,7 @@ from .answers import (
     Tally,
 )
 from .check_requests import MeldCheckRequest, TallyRequest
-from .fields import MAX_NUMBER
+from .fields import MAX_NUMBER, PresetKey
 from .game_answers import Game
 from .hands import check_melds, round_end_of, tally, warnings_at_hands
 from .openapi import documented
@@ -47,6 +47,8 @@ from .reading import read, read_json
 from .requests import Action, Call, DownMark, NewGame, RoundResult, RunOutReport, SeatChange
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+# Before any route: a rule's converters are looked up when the rule is added.
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("preset", PresetKey))
 GAME = f"/v1/games/<int(max={LARGEST_INTEGER}):game_id>"
 problems.register(bp)
 conflicts.register(bp)
@@ -89,7 +91,7 @@ def rulesets_index() -> tuple[Response, int]:
     return jsonify(entries), 200
 
 
-@bp.get("/v1/rulesets/<key>")
+@bp.get("/v1/rulesets/<preset:key>")
 @documented({200: RuleSetEntry}, errors=(404,))
 def rulesets_show(key: str) -> tuple[Response, int]:
     """Show one preset rule set."""
@@ -119,7 +121,7 @@ def games_show(game_id: int) -> tuple[Response, int]:
     """Show a game: table, rules, the round now, rounds played, totals and standings."""
     access = game_access(game_id, change=False)
     state = open_for_read(game_id, access)
-    return answer(seats.with_seat_links(Game.of(state), state, access))
+    return answer(seats.with_links(Game.of(state), state, access))
 
 
 @bp.post(f"{GAME}/buys")

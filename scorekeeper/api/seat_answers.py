@@ -19,6 +19,16 @@ class SeatLink(Answer):
     token: str
 
 
+class NextGame(Answer):
+    """The game Play again started after this one, and the link to it that the asking link
+    leads to: an edit link's the edit link, a view link's the view link, a seat link's the link
+    of its own player's seat (`seat`), never another's."""
+
+    id: Count
+    token: str
+    seat: Count | None  # the seat the token opens; null for a game's edit or view link
+
+
 class PendingHand(Answer):
     """A hand entered on a seat's phone for the round being played: pending until the
     scorekeeper saves the round (which clears it), or sent back with the scorekeeper's note."""

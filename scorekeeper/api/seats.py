@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from ..games import calls, seat_links
+from ..games import calls, rematch, seat_links
 from ..games.calls import Call
 from ..games.game_links import GameAccess
 from ..games.opening import open_for_change, open_for_read
@@ -24,7 +24,7 @@ from .openapi import documented
 from .problems import Problem
 from .reading import read
 from .requests import Action, LinkChange, SeatChange
-from .seat_answers import PendingHand, SeatLink
+from .seat_answers import NextGame, PendingHand, SeatLink
 
 
 class SeatView(Answer):
@@ -35,6 +35,7 @@ class SeatView(Answer):
     buys: Count | None  # this round's; null when the game is over or the seat sits it out
     buys_left: Count | None  # null: no limit, or no round for this seat
     hand: PendingHand | None  # its hand entered for the round being played, if any
+    next_game: NextGame | None  # this player's seat in the game Play again started, once it has
     game: Game
 
 
@@ -84,11 +85,18 @@ def links_of(state: GameState) -> list[SeatLink]:
     ]
 
 
-def with_seat_links(shown: Game, state: GameState, access: GameAccess) -> Game:
-    """The game's answer with its seat links when the edit link asked; else as it is."""
+def with_links(shown: Game, state: GameState, access: GameAccess) -> Game:
+    """The game's answer with where the asking link leads after Play again, and its seat
+    links when the edit link asked."""
+    leads = answer_of(rematch.next_for_link(state.facts, access.role))
     if not access.can_edit:
-        return shown
-    return shown.model_copy(update={"seat_links": links_of(state)})
+        return shown.model_copy(update={"next_game": leads})
+    return shown.model_copy(update={"seat_links": links_of(state), "next_game": leads})
+
+
+def answer_of(found: rematch.NextGame | None) -> NextGame | None:
+    """A link to the rematch as the API answers it."""
+    return None if found is None else NextGame(id=found.game_id, token=found.token, seat=found.seat)
 
 
 @documented({200: SeatView})
@@ -107,6 +115,7 @@ def seat_show(game_id: int) -> tuple[Response, int]:
         buys=current.buys[seat] if playing and current else None,
         buys_left=current.buys_left[seat] if playing and current else None,
         hand=None if entry is None else PendingHand.of(state, entry),
+        next_game=answer_of(rematch.next_for_seat(state.facts, seat)),
         game=Game.of(state),
     )
     return answer(view)

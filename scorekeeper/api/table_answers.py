@@ -8,7 +8,7 @@ from pydantic import Field
 
 from ..i18n import translate_text
 from ..link_tokens import Role
-from ..models import CardTable, TablePlayer
+from ..models import CardTable, TablePlayer, iso
 from ..rules.game_state import GameState
 from ..rules.ruleset import Contract
 from ..rules.stats import HeadToHead, PlayerRecord
@@ -18,7 +18,6 @@ from ..tables.figures import Filters
 from ..tables.games import GamesPage
 from .answer_base import Answer, Count, Score, Timestamp
 from .answers import NewLinks
-from .game_answers import iso
 from .house_rules import SavedRuleSet
 
 

@@ -40,11 +40,14 @@ def create_game(
     first_dealer: int | None,
     decks: int | None = None,
     people: Sequence[TablePlayer] = (),
+    *,
+    commit: bool = True,
 ) -> Game:
     """Seat the players in order and pick the first dealer, at random when the table cuts.
 
     Given a table's `people` (one per name), the game belongs to their table and seats them;
     a game without a table keeps its names as typed, its own (no other game shares them).
+    Without `commit` the caller commits it with its own change (Play again, games/rematch.py).
     """
     names = clean_names(names)
     lock_writes()
@@ -68,16 +71,9 @@ def create_game(
     db.session.flush()
     seat_links.create_for(game.id, len(game.seats))
     history.add(game, "create", None, after={"players": list(names)})
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return game
-
-
-def create_game_like(state: GameState) -> Game:
-    """A new game with a game's players, seats and rules; the app cuts for deal. A table's
-    game seats the same people again (as they count after merges), so it is the table's too."""
-    persons = [seat.person for seat in state.facts.seats if seat.person is not None]
-    people = [db.session.get_one(TablePlayer, person) for person in persons]
-    return create_game(state.rules, list(state.names), None, state.facts.decks, people)
 
 
 def clean_names(names: Sequence[str]) -> list[str]:

@@ -115,10 +115,32 @@ def call(state: GameState, seat: int) -> Called:
     )
 
 
-def rule(state: GameState, discarder: int, turn_player_draws: bool) -> BuyRuling:
-    """The arbiter's ruling among this round's open calls (docs/RULES.md 4)."""
+def rule(state: GameState, discarder: int) -> BuyRuling:
+    """The arbiter's ruling among this round's open calls, for a discard of this seat's
+    (docs/RULES.md 4)."""
     callers = [made.seat for made in _waiting(state)]
-    return rule_on_call(state, discarder, callers, turn_player_draws)
+    return rule_on_call(state, discarder, callers, turn_player_draws=False)
+
+
+def winners(state: GameState) -> dict[int, list[int]]:
+    """Each caller the arbiter gives the discard to as a buy, with the seats whose discard it
+    would be: the round screen's one-tap grants, however the table sat (nothing tracks turns)."""
+    current = state.current
+    found: dict[int, list[int]] = {}
+    for discarder in () if current is None else current.seats:
+        ruling = rule(state, discarder)
+        if ruling.winner is not None and ruling.is_buy:
+            found.setdefault(ruling.winner, []).append(discarder)
+    return found
+
+
+def ruled_winner(state: GameState, discarder: int) -> int:
+    """Who the arbiter grants the discard to as a buy, when this seat discarded; refused with
+    its reason when nobody buys it (the turn player draws it, or every caller is refused)."""
+    ruling = rule(state, discarder)
+    if ruling.winner is None or not ruling.is_buy:
+        raise RuleError(ruling.explanation, field="discarder")
+    return ruling.winner
 
 
 def grant(

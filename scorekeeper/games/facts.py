@@ -40,6 +40,7 @@ HEAD = (
     Game.created_at,
     Game.updated_at,
     cast(Game.rules_json, Text),
+    Game.rematch_id,
 )
 # Whether a game has open calls, and hands entered on the seats' phones: most games have
 # neither, so their two statements are left out (issue 19: two of seven a facts read).
@@ -91,6 +92,11 @@ def _read(
                 entered=tuple(entered.get(gid, ())),
             )
     return list(games.values())
+
+
+def seats_of(game_id: int) -> tuple[SeatFacts, ...]:
+    """One game's seats in order, as its facts have them (Play again seats a phone's person)."""
+    return tuple(_seats(Game.id == game_id).get(game_id, ()))
 
 
 def _named(where: ColumnElement[bool], ids: Collection[int]) -> ColumnElement[bool]:

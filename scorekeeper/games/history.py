@@ -27,7 +27,7 @@ from ..rules.messages import C_, N_, Message, msg
 ChangeKind = Literal[
     "create", "buy", "buy_removed", "down", "down_removed", "run_out", "result", "undo",
     "rotate_link", "call", "calls_dismissed", "hand_entered", "hand_sent_back", "rename",
-    "merge", "unmerge",
+    "merge", "unmerge", "rematch",
 ]  # fmt: skip
 Actor = Literal["scorekeeper", "seat", "table"]
 # The scorekeeper's changes of the play, which undo takes back (links stay replaced).
@@ -178,6 +178,8 @@ def describe(change: Change, names: tuple[str, ...], regular_rounds: int) -> Mes
         return Message(C_("change history", "Undo"), context="change history")
     if change.kind == "create":
         return msg(N_("Game started"))
+    if change.kind == "rematch":
+        return msg(N_("The next game was started (Play again)"))
     if change.kind == "rotate_link":
         if (change.after or {}).get("role") == "edit":
             return msg(N_("The edit link was replaced"))

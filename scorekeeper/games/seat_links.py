@@ -41,10 +41,12 @@ def create_for(game_id: int, seats: int) -> None:
 
 
 def create_missing(seats_of: dict[int, int]) -> None:
-    """A link for each seat of these games that has none yet (a new or restored game)."""
+    """A link for each seat of these games that has no current one (a new or restored game)."""
     if not seats_of:
         return
-    query = select(SeatLink.game_id, SeatLink.seat).where(SeatLink.game_id.in_(seats_of))
+    query = select(SeatLink.game_id, SeatLink.seat).where(
+        SeatLink.game_id.in_(seats_of), SeatLink.retired_at.is_(None)
+    )
     have = set(db.session.execute(query).tuples())
     now = utcnow()
     rows = [

@@ -8,8 +8,8 @@ from flask import Blueprint, request, url_for
 from werkzeug.wrappers import Response
 
 from ..collation import by_name
-from ..games import actions
-from ..games.opening import open_for_read
+from ..games import actions, rematch
+from ..games.opening import open_for_change, open_for_read
 from ..i18n import translate
 from ..link_tokens import Rotatable
 from ..rules.errors import RuleError
@@ -18,6 +18,7 @@ from ..rules.ruleset import RuleSet
 from . import live
 from .forms import MAX_SEATS, NewGameForm
 from .game_door import GAME, current_access, open_in_browser, openable_games, protect
+from .next_game import FOLLOWED, lead_to_next_game
 from .posted import ascii_index, page_from
 from .remembered_rule_sets import rules_by_key
 from .rendering import respond, rules_card_page, unchanged, wants_fragment
@@ -116,6 +117,8 @@ def version(game_id: int) -> Response:
         return unchanged()
     page = live.asked_page()
     state = open_for_read(game_id, access)
+    if page in FOLLOWED and (lead := lead_to_next_game(state, page)) is not None:
+        return lead
     if page is not None:
         return live.poll_answer(page, state)
     # A page without live regions (the end-of-round form) refreshes its notice on the event.
@@ -126,9 +129,9 @@ def version(game_id: int) -> Response:
 
 @bp.post(f"{GAME}/again")
 def replay(game_id: int) -> Response:
-    """Start a new game with the same players, seats and rules; the app cuts for deal."""
-    state = open_for_read(game_id, current_access())
-    game = actions.create_game_like(state)
+    """Start a new game with the same players, seats and rules (the app cuts for deal); every
+    phone still on this one is led to it."""
+    game = rematch.play_again(open_for_change(game_id, current_access()))
     return open_in_browser(game.id, game.edit_token)
 
 

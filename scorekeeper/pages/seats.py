@@ -14,7 +14,6 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from ..games import calls, seat_links
-from ..games.actions import CHOOSE_DISCARDER
 from ..games.calls import Call
 from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import status_of
@@ -23,6 +22,7 @@ from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from .game_door import GAME, current_access, protect
 from .link_doors import LinkDoor
+from .next_game import lead_to_next_game
 from .posted import posted_action_id, posted_int, posted_version
 from .rendering import (
     after_change,
@@ -83,14 +83,18 @@ def seat_state(game_id: int) -> GameState:
 
 
 def screen(state: GameState) -> str:
-    """Which page the seat sees: a round being played (the pad is that round's), or a game over."""
-    return "over" if state.current is None else f"round-{state.current.number}"
+    """Which page the seat sees: a round being played (the pad is that round's, and it offers
+    "I went out" until the stock ends the round: the page loads again then), or a game over."""
+    current = state.current
+    if current is None:
+        return "over"
+    return f"round-{current.number}" + ("-counting" if current.ended_by_stock else "")
 
 
 def regions(state: GameState) -> list[str]:
     """The seat page's live regions for this state (never the pad: it holds the seat's typing)."""
-    header = ["games/_round_header.html"] if state.current is not None else []
-    return [*header, "seats/_seat.html", "seats/_hand_status.html", "games/_standings.html"]
+    playing = ["games/_round_header.html", "games/_stock.html"] if state.current else []
+    return [*playing, "seats/_seat.html", "seats/_hand_status.html", "games/_standings.html"]
 
 
 @bp.get("")
@@ -114,6 +118,8 @@ def version(game_id: int) -> Response:
     if seen == seat_access().version:
         return unchanged()
     state = seat_state(game_id)
+    if (lead := lead_to_next_game(state, None)) is not None:
+        return lead
     response = Response(status=200, mimetype="text/html")
     response.headers["Vary"] = "HX-Request"
     if request.args.get("on") != screen(state):
@@ -170,29 +176,19 @@ def _calls_refused(state: GameState, error: RuleError) -> Response:
     return respond(ROUND, "seats/_calls.html", status_of(error), state=state, call_errors=errors)
 
 
-@calls_bp.post("/calls/rule")
-def rule(game_id: int) -> Response:
-    """Say who gets the discard among the seats that called (the arbiter, docs/RULES.md 4)."""
-    state = open_for_read(game_id, current_access())
-    try:
-        discarder = posted_int("discarder", high=MAX_SEAT)
-        if discarder is None:
-            raise RuleError(CHOOSE_DISCARDER, field="discarder")
-        ruling = calls.rule(state, discarder, bool(request.form.get("turn_player_draws")))
-    except RuleError as error:
-        return _calls_refused(state, error)
-    return respond(ROUND, "seats/_calls.html", state=state, ruling=ruling, discarder=discarder)
-
-
 # Its old URL too, for a round screen loaded before the rename (registered last: url_for
 # builds the first, /calls/grant).
 @calls_bp.post("/calls/record")
 @calls_bp.post("/calls/grant")
 def grant(game_id: int) -> Response:
-    """Grant a seat that called its buy, with one tap, and close the round's calls."""
+    """Grant a seat that called its buy, with one tap, and close the round's calls; among
+    several callers the form posts who discarded and the arbiter says whose buy it is."""
     state = open_for_change(game_id, current_access())
     try:
         seat = posted_int("seat", high=MAX_SEAT)
+        discarder = posted_int("discarder", high=MAX_SEAT)
+        if seat is None and discarder is not None:
+            seat = calls.ruled_winner(state, discarder)
         changed = calls.grant(
             state, -1 if seat is None else seat, posted_action_id(), posted_version()
         )
@@ -213,6 +209,12 @@ def dismiss(game_id: int) -> Response:
 def open_calls_of(state: GameState) -> list[Call]:
     """The round's open calls, for the scorekeeper's round screen (from the facts)."""
     return calls.open_calls(state)
+
+
+@bp.app_template_global()
+def call_winners(state: GameState) -> dict[int, list[int]]:
+    """Whom one tap grants the discard among several callers, by who discarded (the arbiter)."""
+    return calls.winners(state)
 
 
 @bp.app_template_global()

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..games.history import describe, describe_entries
 from ..i18n import current_locale, translate
-from ..models import TablePlayer, person_of
+from ..models import TablePlayer, iso, person_of
 from ..rules.deal import describe_contract
 from ..rules.game_state import GameState
 from ..rules.messages import msg
@@ -23,6 +23,7 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
+from .next_game import next_game_url
 from .table_door import remembered_tables
 
 
@@ -138,5 +139,7 @@ def init_app(app: Flask) -> None:
         format_date=format_date,
         current_theme=current_theme,
         table_url=table_url,
+        next_game_url=next_game_url,
         points_at_this_machine=points_at_this_machine,
+        iso=iso,
     )

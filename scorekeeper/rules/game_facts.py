@@ -105,6 +105,7 @@ class GameFacts:
     created_at: datetime
     updated_at: datetime
     rules_text: str  # the frozen rule set as stored JSON text (parsed once per text)
+    rematch_id: int | None = None  # the game Play again started after this one
     seats: tuple[SeatFacts, ...] = ()
     rounds: tuple[RoundFacts, ...] = ()
     calls: tuple[CallFacts, ...] = ()  # the open calls, first called first

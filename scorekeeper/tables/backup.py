@@ -16,7 +16,7 @@ from ..rules.errors import RuleError
 from ..rules.messages import N_, Message, msg
 from . import games
 from .backup_compare import differences
-from .backup_facts import changes_by_game, game_facts, retired_by_game
+from .backup_facts import games_facts
 from .backup_format import (
     Backup,
     BackupHouseRules,
@@ -65,9 +65,7 @@ def export_backup(table: CardTable, saved_sets: Sequence[HouseRules] = ()) -> Ba
         for p in sorted(everyone, key=lambda p: p.id)
     ]
     loaded = games.all_game_rows(table)
-    ids = [game.id for game in loaded]
-    history, retired = changes_by_game(ids), retired_by_game(ids)
-    played = [game_facts(g, uid_of, history[g.id], retired[g.id]) for g in loaded]
+    played = games_facts(loaded, uid_of)
     replaced = select(RetiredTableLink).where(RetiredTableLink.table_id == table.id)
     head = BackupTable(
         uid=table.uid,

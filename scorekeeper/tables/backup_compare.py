@@ -12,7 +12,7 @@ from ..models import CardTable, Game, TablePlayer
 from ..rules.messages import N_, Message, msg
 from ..rules.ruleset_json import ruleset_from_dict
 from . import games
-from .backup_facts import changes_by_game, game_facts, retired_by_game
+from .backup_facts import games_facts
 from .backup_format import Backup, BackupGame, BackupPlayer
 
 STARTED = ("rules", "first_dealer", "dealer_was_cut", "decks", "seats", "created_at")
@@ -62,10 +62,8 @@ def _games(
 ) -> list[Message]:
     """The games the table had already that the file holds otherwise, with what differs."""
     stored = [game for game in games.all_game_rows(table) if game.edit_token in present]
-    ids = [game.id for game in stored]
-    history, retired = changes_by_game(ids), retired_by_game(ids)
     uid_of = {person.id: uid for uid, person in people.items()}
-    here = {g.edit_token: game_facts(g, uid_of, history[g.id], retired[g.id]) for g in stored}
+    here = {facts.edit_token: facts for facts in games_facts(stored, uid_of)}
     by_token = {game.edit_token: game for game in stored}
     found = []
     for facts in backup.games:
@@ -92,6 +90,7 @@ def _parts(here: BackupGame, file: BackupGame, game: Game) -> tuple[Message, ...
             parts.append(round_label(number, regular))
     if here.changes != file.changes:
         parts.append(msg(N_("its history")))
-    if (here.view_token, here.retired_links) != (file.view_token, file.retired_links):
+    links = ("view_token", "retired_links", "seat_links")
+    if any(getattr(here, name) != getattr(file, name) for name in links):
         parts.append(msg(N_("its links")))
     return tuple(parts)

@@ -1,10 +1,10 @@
 """The JSON backup of a table, declared once: exports write it, imports read it, OpenAPI shows it.
 
 Every stored fact of the table is in it: its links and the links it replaced, its people and
-merges, each game with its frozen rule set, seats, rounds, hands, buys, history and replaced
-links, and the saved house rule sets its start form offers. Database ids are not: people are
-named by `uid`, games by their edit link, house rule sets by name and rules, so the same file
-imported twice adds nothing.
+merges, each game with its frozen rule set, seats, rounds, hands, buys, history, replaced
+links and its seats' links (replaced ones too), and the saved house rule sets its start form
+offers. Database ids are not: people are named by `uid`, games by their edit link, house
+rule sets by name and rules, so the same file imported twice adds nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from ..rules.messages import N_, msg
 
 FORMAT = "scorekeeper-table-backup"
 VERSION = 1
-Token = Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+TOKEN = r"^[A-Za-z0-9_-]+$"
+Token = Field(min_length=16, max_length=64, pattern=TOKEN)
 Count = Field(ge=0, le=LARGEST_INTEGER)  # fits the database's integer columns
 Uid = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
 # Times every database keeps and gives back: PostgreSQL stores years Python cannot read.
@@ -113,6 +114,15 @@ class BackupRetiredLink(Part):
     retired_at: Timestamp
 
 
+class BackupSeatLink(Part):
+    """A seat's own link; a replaced one keeps its `retired_at`, so its holder learns why (410)."""
+
+    seat: int = Field(ge=0, le=7)
+    token: str = Token
+    created_at: Timestamp
+    retired_at: Timestamp | None = None
+
+
 class BackupGame(Part):
     """A game with its frozen rule set (the house rules it was played under) and every fact."""
 
@@ -130,6 +140,10 @@ class BackupGame(Part):
     changes: list[BackupChange]
     # Older files have none: their replaced links answer as unknown ones.
     retired_links: list[BackupRetiredLink] = Field(default=[], max_length=10_000)
+    # Older files have none: a restored game's seats get new links, as a new game's do.
+    seat_links: list[BackupSeatLink] = Field(default=[], max_length=10_000)
+    # The game Play again started after this one, by its edit link (a game of the file).
+    rematch: str | None = Field(default=None, min_length=16, max_length=64, pattern=TOKEN)
 
 
 class BackupHouseRules(Part):

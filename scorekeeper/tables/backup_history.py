@@ -104,11 +104,12 @@ SHAPES: dict[str, tuple[Any, Any]] = {
     "rename": (Name, Name),
     "merge": (Name, Name),
     "unmerge": (Name, Name),
+    "rematch": (NONE, NONE),
 }
 ADAPTERS = {kind: (TypeAdapter(b), TypeAdapter(a)) for kind, (b, a) in SHAPES.items()}
 OF_A_ROUND = {"buy", "buy_removed", "down", "down_removed", "run_out", "result"}
 OF_A_SEAT = {"buy", "buy_removed", "down", "down_removed"}
-OF_THE_GAME = {"create", "rotate_link"}
+OF_THE_GAME = {"create", "rotate_link", "rematch"}
 
 
 def check_history(facts: BackupGame, state: GameState) -> tuple[str, Message] | None:

@@ -38,6 +38,9 @@ def read_backup(data: bytes) -> Backup:
     tokens = Counter(game.edit_token for game in backup.games)
     if any(count > 1 for count in tokens.values()):
         raise BackupRefused(msg(N_("The backup holds one game twice.")))
+    for number, game in enumerate(backup.games):
+        if game.rematch is not None and game.rematch not in tokens.keys() - {game.edit_token}:
+            raise _broken(f"games.{number}.rematch")
     return backup
 
 
@@ -148,6 +151,13 @@ def _check_game(backup: Backup, number: int, game: BackupGame) -> None:
         facts = [r.seat for r in played.results] + [b.seat for b in played.buys]
         if any(seat >= seats for seat in [*facts, played.dealer]):
             raise _broken(f"games.{number}.rounds.{played.number}")
+    if any(link.seat >= seats for link in game.seat_links):
+        raise _broken(f"games.{number}.seat_links")
+    current = Counter(link.seat for link in game.seat_links if link.retired_at is None)
+    tokens = Counter(link.token for link in game.seat_links)
+    if any(count > 1 for count in [*current.values(), *tokens.values()]):
+        twice = N_("The backup holds one seat's link twice, at %(where)s.")
+        raise BackupRefused(msg(twice, where=f"games.{number}.seat_links"))
     action_ids = Counter(c.action_id for c in game.changes if c.action_id is not None)
     if any(count > 1 for count in action_ids.values()):
         twice = N_("The backup holds one change twice, at %(where)s.")

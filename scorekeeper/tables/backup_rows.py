@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, bindparam, insert, select, update
 
 from ..extensions import db
-from ..games import seat_links
-from ..models import Buy, Change, Game, RetiredLink, Round, RoundResult, Seat
+from ..games import seat_links as games_seat_links
+from ..models import Buy, Change, Game, RetiredLink, Round, RoundResult, Seat, SeatLink
 from .backup_format import BackupGame
 
 Row = dict[str, Any]
@@ -32,16 +32,19 @@ class GameRows:
     """One game's rows, their values ready for the driver, without the ids they refer to."""
 
     token: str
+    rematch: str | None  # the edit link of the game Play again started after this one
     game: Row
     seats: list[str]
     rounds: list[tuple[Row, list[Row], list[Row]]]  # each round, its hands and its buys
     changes: list[Row]
     retired: list[Row]
+    seat_links: list[Row]
 
 
 def game_rows(game: BackupGame) -> GameRows:
     """A game of the file as the rows that store it."""
-    row = game.model_dump(exclude={"rules", "seats", "rounds", "changes", "retired_links"})
+    parts = {"rules", "seats", "rounds", "changes", "retired_links", "rematch", "seat_links"}
+    row = game.model_dump(exclude=parts)
     rounds = [
         (
             ready(Round, played.model_dump(exclude={"results", "buys"})),
@@ -52,11 +55,13 @@ def game_rows(game: BackupGame) -> GameRows:
     ]
     return GameRows(
         token=game.edit_token,
+        rematch=game.rematch,
         game=ready(Game, row | {"rules_json": game.rules}),
         seats=game.seats,
         rounds=rounds,
         changes=[ready(Change, change.model_dump()) for change in game.changes],
         retired=[ready(RetiredLink, link.model_dump()) for link in game.retired_links],
+        seat_links=[ready(SeatLink, link.model_dump()) for link in game.seat_links],
     )
 
 
@@ -87,23 +92,44 @@ def insert_games(games: Sequence[GameRows], table_id: int, people: dict[str, int
     for chunk in chunks([game.token for game in games]):
         query = select(Game.edit_token, Game.id).where(Game.table_id == table_id)
         ids |= dict(db.session.execute(query.where(Game.edit_token.in_(chunk))).tuples().all())
-    seats, rounds, changes, retired = [], [], [], []
+    seats, rounds, changes, retired, seat_links = [], [], [], [], []
     for game in games:
         game_id = ids[game.token]
         seats += [
             {"game_id": game_id, "position": position, "table_player_id": people[uid]}
             for position, uid in enumerate(game.seats)
         ]
-        for row in [*(played for played, _, _ in game.rounds), *game.changes, *game.retired]:
+        played = (row for row, _, _ in game.rounds)
+        for row in [*played, *game.changes, *game.retired, *game.seat_links]:
             row["game_id"] = game_id  # the rows were made for this: filled in, not copied
         rounds += game.rounds
         changes += game.changes
         retired += game.retired
+        seat_links += game.seat_links
     write_ready(Seat, seats)
-    seat_links.create_missing({ids[game.token]: len(game.seats) for game in games})
+    write_ready(SeatLink, seat_links)
+    # A file from before seat links were kept: each seat gets a new one, as a new game's does.
+    games_seat_links.create_missing({ids[game.token]: len(game.seats) for game in games})
     _insert_rounds(rounds, table_id, set(ids.values()))
     write_ready(Change, changes)
     write_ready(RetiredLink, retired)
+    _link_rematches(games, table_id, ids)
+
+
+def _link_rematches(games: Sequence[GameRows], table_id: int, ids: dict[str, int]) -> None:
+    """Record each written game's rematch, a game of the file written now or the table's."""
+    wanted = {game.rematch for game in games if game.rematch is not None}
+    for chunk in chunks(sorted(wanted - ids.keys())):
+        query = select(Game.edit_token, Game.id).where(Game.table_id == table_id)
+        ids |= dict(db.session.execute(query.where(Game.edit_token.in_(chunk))).tuples().all())
+    rows = [
+        {"game": ids[game.token], "next": ids[game.rematch]}
+        for game in games
+        if game.rematch is not None and game.rematch in ids
+    ]
+    if rows:
+        statement = update(Game).where(Game.id == bindparam("game"))
+        db.session.connection().execute(statement.values(rematch_id=bindparam("next")), rows)
 
 
 def _insert_rounds(

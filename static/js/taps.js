@@ -5,6 +5,9 @@
 
 const words = () => document.getElementById("offline-banner")?.dataset ?? {};
 const unsaved = new Map(); // key → how to send it again and where to say so
+// The kept change "Try again" is sending: its request is keyed as the change, not as what sends
+// it (a form without an id is sent again from its region, which keys differently).
+let resending = null;
 
 // A form is one entry (its fields change as typed); a tap one per tap: same tap, same values.
 function keyOf(elt, config) {
@@ -50,7 +53,7 @@ function beforeSwap(detail) {
 function follow(detail) {
   const { elt, xhr, target, requestConfig: config } = detail;
   const pressed = [elt, config.triggeringEvent?.submitter].filter(Boolean);
-  const key = keyOf(elt, config);
+  const key = resending?.key ?? keyOf(elt, config);
   const change = unsaved.get(key) ?? {
     key,
     label: (pressed.at(-1).getAttribute("aria-label") || pressed.at(-1).textContent).trim(),
@@ -132,7 +135,17 @@ async function retryAll() {
   retrying = false;
 }
 
+// htmx.ajax fires the request's htmx:beforeRequest before it returns.
 function resend(change) {
+  resending = change;
+  try {
+    return send(change);
+  } finally {
+    resending = null;
+  }
+}
+
+function send(change) {
   const context = { target: `#${change.target}`, swap: change.swap, select: change.select };
   // A form sends what it holds now (typed since), with the same action id.
   const form = change.form && document.getElementById(change.form);

@@ -192,6 +192,9 @@ def test_an_unknown_page_outside_the_api_stays_html(client: FlaskClient) -> None
         ("delete", "/api/v1/games/1", "GET, HEAD, OPTIONS"),
         ("get", "/api/v1/tally", "OPTIONS, POST"),
         ("patch", "/api/v1/games/1/rounds/1", "OPTIONS, PUT"),
+        # Beside /rulesets/<key>: neither is a preset's key, so neither offers a GET.
+        ("get", "/api/v1/rulesets/saved", "OPTIONS, POST"),
+        ("get", "/api/v1/rulesets/validate", "OPTIONS, POST"),
     ],
 )
 def test_a_wrong_method_is_a_405_problem_naming_the_allowed_ones(
@@ -200,6 +203,14 @@ def test_a_wrong_method_is_a_405_problem_naming_the_allowed_ones(
     response = getattr(client, method)(url, json={})
     assert_problem(response, 405)
     assert sorted(response.headers["Allow"].split(", ")) == allowed.split(", ")
+
+
+def test_options_beside_a_presets_key_names_only_the_documented_methods(
+    client: FlaskClient,
+) -> None:
+    for url in ("/api/v1/rulesets/saved", "/api/v1/rulesets/validate"):
+        allowed = client.options(url).headers["Allow"]
+        assert sorted(allowed.split(", ")) == ["OPTIONS", "POST"]
 
 
 def test_a_body_over_the_size_limit_is_a_413_problem(client: FlaskClient) -> None:

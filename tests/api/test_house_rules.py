@@ -51,8 +51,8 @@ def test_a_saved_set_is_created_read_updated_and_deleted_with_its_token(api: Api
 
 def test_there_is_no_list_of_every_set(api: Api) -> None:
     api.ok("post", "/rulesets/saved", {"name": "Ours", "rules": HOUSE}, status=201)
-    listed = api.client.get("/api/v1/rulesets/saved")  # read as a preset's key: there is none
-    assert listed.status_code == 404 and "Ours" not in listed.get_data(as_text=True)
+    listed = api.client.get("/api/v1/rulesets/saved")  # the URL takes a new set only
+    assert listed.status_code == 405 and "Ours" not in listed.get_data(as_text=True)
 
 
 def test_a_set_is_not_read_changed_or_deleted_without_its_token(app: Flask, api: Api) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
@@ -36,17 +38,43 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 EXPECTED_REFUSAL = re.compile(r"Failed to load resource: .* status of 422\b")
+ANSWER_DELAY = 0.6  # seconds every answer of a slow server waits, as on a slow phone network
 
 
-@pytest.fixture
-def live_server(database_url: str, tmp_path: Path) -> Iterator[str]:
+def slowed(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    """The app, with every answer but a static file's sent ANSWER_DELAY after it was made."""
+
+    def slow(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        answer = app(environ, start_response)
+        if not environ["PATH_INFO"].startswith("/static/"):
+            time.sleep(ANSWER_DELAY)
+        return answer
+
+    return slow
+
+
+def served(database_url: str, tmp_path: Path, slow: bool) -> Iterator[str]:
     """The app with CSRF on, on an empty migrated database, served on a free local port."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
+    if slow:
+        app.wsgi_app = slowed(app.wsgi_app)  # type: ignore[method-assign]
     with serving(app) as url:
         yield url
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def live_server(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """The app with CSRF on, on an empty migrated database, served on a free local port."""
+    yield from served(database_url, tmp_path, slow=False)
+
+
+@pytest.fixture
+def slow_server(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """The live server with every answer (but static files) 600 ms late."""
+    yield from served(database_url, tmp_path, slow=True)
 
 
 @pytest.fixture(scope="session")
@@ -122,20 +150,31 @@ def page(browser: Browser, live_server: str) -> Iterator[Page]:
     _fail_on(phone.close())
 
 
+def _phones(browser: Browser, base_url: str) -> Iterator[Callable[..., Phone]]:
+    """Opens phones on one server; fails the test with what went wrong on any of them."""
+    phones: list[Phone] = []
+
+    def opener(locale: str = "en-US") -> Phone:
+        phones.append(Phone(browser, base_url, locale))
+        return phones[-1]
+
+    yield opener
+    _fail_on([error for phone in phones for error in phone.close()])
+
+
 @pytest.fixture
 def open_phone(browser: Browser, live_server: str) -> Iterator[Callable[..., Phone]]:
     """Open more phones at the same table, each with its own cookies; checked like `page`.
 
     `open_phone(locale="de-DE")` opens one whose browser asks for another language.
     """
-    phones: list[Phone] = []
+    yield from _phones(browser, live_server)
 
-    def opener(locale: str = "en-US") -> Phone:
-        phones.append(Phone(browser, live_server, locale))
-        return phones[-1]
 
-    yield opener
-    _fail_on([error for phone in phones for error in phone.close()])
+@pytest.fixture
+def open_slow_phone(browser: Browser, slow_server: str) -> Iterator[Callable[..., Phone]]:
+    """Open phones at a table whose server answers 600 ms late, as on a slow network."""
+    yield from _phones(browser, slow_server)
 
 
 @pytest.fixture

@@ -2,7 +2,9 @@
 
 A family of eight with long names plays at a table (a finished May I? game, one in progress with
 a buy and a run-out, a Contract Rummy game of the German sheet), and every screen they meet is
-measured in each of the four languages. Then German, Dutch and Spanish screens are saved at
+measured in each of the four languages; so are the phones' screens (a seat with a call, one
+with a pending hand, one sent back with a note; the round screen with them; the share page) and
+both printed blank sheets. Then German, Dutch and Spanish screens are saved at
 390 px in tests/artifacts/ to be looked at.
 """
 
@@ -15,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_record import open_table, start_at_table
+from tests.browser.test_seats import seat_url
 
 pytestmark = pytest.mark.browser
 
@@ -178,6 +181,71 @@ def test_every_control_fits_a_small_phone_in_every_language(page: Page, live_ser
     assert not cut, "\n".join(cut)
 
 
+def _send_hand(page: Page, seat: int, points: int) -> None:
+    """Send a seat's own hand from its pad; the status line then says where it is."""
+    page.get_by_test_id("own-hand").locator(f'input[name="points_{seat}"]').fill(str(points))
+    page.get_by_test_id("send-hand").click()
+    expect(page.get_by_test_id("hand-status")).to_be_visible()
+
+
+def phones_table(page: Page) -> dict[str, str]:
+    """A game whose phones call, send a hand and get one back with a note; each screen's URL."""
+    open_table(page, "Familie Müller-Lüdenscheidt")
+    start_at_table(page, FAMILY[:5])
+    game = page.url
+    page.goto(f"{game}/share")
+    waiting, calling, sent_back = (seat_url(page, seat) for seat in range(3))
+    page.goto(calling)
+    page.get_by_test_id("call").click()
+    expect(page.get_by_test_id("call-status")).to_be_visible()
+    page.goto(waiting)
+    _send_hand(page, 0, 35)
+    page.goto(sent_back)
+    _send_hand(page, 2, 12)
+    page.goto(game)
+    page.get_by_test_id("note-2").fill("Zähl den Joker mit, bitte noch einmal")
+    page.get_by_test_id("send-back-2").click()
+    expect(page.get_by_test_id("sent-back-2")).to_be_visible()
+    return {
+        "round-screen-with-phones": game,
+        "end-of-round-with-phones": f"{game}/rounds/1",
+        "seat-waiting": waiting,
+        "seat-calling": calling,
+        "seat-sent-back": sent_back,
+        "share": f"{game}/share",
+        "blank-sheet-may-i": "/rules/may-i/sheet?players=8",
+        "blank-sheet-contract-rummy": "/rules/contract-rummy/sheet?players=8",
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_phone_screen_and_blank_sheet_fits_a_small_phone(
+    page: Page, live_server: str, language: str
+) -> None:
+    screens = phones_table(page)
+    page.set_viewport_size(SMALL_PHONE)
+    speak(page, live_server, language)
+    cut = []
+    for name, url in screens.items():
+        show(page, url)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        cut += [f"{language} {name}: {found}" for found in page.evaluate(MEASURE)]
+    assert not cut, "\n".join(cut)
+
+
+def test_a_cut_placeholder_and_button_are_found(page: Page) -> None:
+    page.set_viewport_size(SMALL_PHONE)
+    page.set_content(
+        '<input placeholder="Een woordje voor Bartholomeus" style="width: 150px">'
+        '<button style="width: 80px; white-space: nowrap">Controleren of wijzigen</button>'
+    )
+    cut = page.evaluate(MEASURE)
+    assert cut[0].startswith('"Controleren of wijzigen": '), cut
+    assert cut[1].startswith('"Een woordje voor Bartholomeus": '), cut
+    page.set_content('<input placeholder="Bericht voor Bartholomeus" style="width: 300px">')
+    assert page.evaluate(MEASURE) == []
+
+
 def test_german_dutch_and_spanish_screens_at_390_px(
     page: Page, live_server: str, artifacts: Path
 ) -> None:
@@ -204,6 +272,7 @@ LONG_NAMES = [
 # Where a word or a number is broken across two lines, where the sheet's sticky header and
 # total rows leave no room for one round row, and where a hidden element shows. A word is what
 # lies between spaces; a hyphen may end a line ("Jean-" / "Baptiste"), a letter or a digit not.
+# A name shortened by an ellipsis is not broken.
 BROKEN = (
     """
 () => {"""
@@ -219,8 +288,10 @@ BROKEN = (
       const range = document.createRange();
       range.setStart(node, match.index);
       range.setEnd(node, match.index + match[0].length);
+      // a line of upright text (the sheet's names on a phone) is a column: its left is its own
+      const upright = getComputedStyle(holder).writingMode.startsWith("vertical");
       const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
-        .map((r) => Math.round(r.top)));
+        .map((r) => Math.round(upright ? r.left : r.top)));
       if (tops.size > 1) found.push(`"${match[0]}" breaks over ${tops.size} lines`);
     }
   }

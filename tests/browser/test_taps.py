@@ -2,57 +2,35 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from scorekeeper.extensions import db
-from tests.browser.conftest import Phone, _fail_on
+from tests.browser.conftest import Phone, _fail_on, served
 from tests.browser.helpers import lossy_game, open_round_form, went_out
 from tests.browser.test_full_game import buy_row, hand, rank_button, start_game
-from tests.conftest import make_app, serving
 
 pytestmark = pytest.mark.browser
 
-ANSWER_DELAY = 0.6  # seconds every POST answer waits, as on a slow phone network
 TAP_GAP_MS = 150
-
-
-def delayed_posts(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
-    """The app, with every POST answered ANSWER_DELAY after it was handled."""
-
-    def slow(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        answer = app(environ, start_response)
-        if environ["REQUEST_METHOD"] == "POST":
-            time.sleep(ANSWER_DELAY)
-        return answer
-
-    return slow
 
 
 @contextmanager
 def slow_server_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
-    """A phone on a server whose every POST answer arrives 600 ms late; fails on its errors."""
-    app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
-    app.wsgi_app = delayed_posts(app.wsgi_app)  # type: ignore[method-assign]
-    with serving(app) as url:
+    """A phone on a server whose every answer arrives 600 ms late; fails on its errors."""
+    with contextmanager(served)(database_url, tmp_path, slow=True) as url:
         phone = Phone(browser, url)
         yield phone
         errors = phone.close()
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
     _fail_on(errors)
 
 
 @pytest.fixture
 def slow_phone(browser: Browser, database_url: str, tmp_path: Path) -> Iterator[Phone]:
-    """A phone on a server whose every POST answer arrives 600 ms late."""
+    """A phone on a server whose every answer arrives 600 ms late."""
     with slow_server_phone(browser, database_url, tmp_path) as phone:
         yield phone
 

@@ -141,21 +141,47 @@ def test_the_nginx_site_with_tls_passes_nginx_t(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_the_systemd_unit_passes_systemd_analyze(tmp_path: Path) -> None:
+UNITS = ("scorekeeper@.service", "scorekeeper-backup.service", "scorekeeper-backup.timer")
+
+
+def installed_units(folder: Path) -> Path:
+    """deploy/systemd's units in a folder, naming this venv's command and a sample env file."""
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed")
+    (folder / "scorekeeper.env").write_text((DEPLOY / ".env.sample").read_text())
+    for name in UNITS:
+        unit = (DEPLOY / "systemd" / name).read_text().replace("/opt/scorekeeper/bin/", f"{BIN}/")
+        unit = unit.replace("/etc/scorekeeper/scorekeeper.env", str(folder / "scorekeeper.env"))
+        (folder / name).write_text(unit)
+    return folder
+
+
+def test_the_systemd_units_pass_systemd_analyze(tmp_path: Path) -> None:
     unit = (DEPLOY / "systemd" / "scorekeeper@.service").read_text()
     assert "ExecStart=/opt/scorekeeper/bin/scorekeeper serve" in unit
     assert "Environment=SCOREKEEPER_PORT=%i" in unit
-    (tmp_path / "scorekeeper.env").write_text((DEPLOY / ".env.sample").read_text())
-    unit = unit.replace("/opt/scorekeeper/bin/", f"{BIN}/")
-    unit = unit.replace("/etc/scorekeeper/scorekeeper.env", str(tmp_path / "scorekeeper.env"))
-    (tmp_path / "scorekeeper@.service").write_text(unit)
+    nightly = (DEPLOY / "systemd" / "scorekeeper-backup.service").read_text()
+    assert "ExecStart=/opt/scorekeeper/bin/scorekeeper backup --keep 14" in nightly
+    assert "OnCalendar=" in (DEPLOY / "systemd" / "scorekeeper-backup.timer").read_text()
+    folder = installed_units(tmp_path)
     done = subprocess.run(
-        ["systemd-analyze", "verify", "--man=no", "scorekeeper@8001.service"],
-        cwd=tmp_path, capture_output=True, text=True,
+        ["systemd-analyze", "verify", "--man=no", "scorekeeper@8001.service",
+         "scorekeeper-backup.service", "scorekeeper-backup.timer"],
+        cwd=folder, capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+@pytest.mark.parametrize("unit", ["scorekeeper@8001.service", "scorekeeper-backup.service"])
+def test_the_systemd_units_expose_little(tmp_path: Path, unit: str) -> None:
+    folder = installed_units(tmp_path)
+    (folder / "scorekeeper@8001.service").write_text((folder / "scorekeeper@.service").read_text())
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(folder / unit)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    [level] = re.findall(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
+    assert float(level) < 3, done.stdout  # was 7.3: any service's defaults, a few protections
 
 
 def test_the_caddyfile_balances_the_same_processes_under_the_same_prefix() -> None:

@@ -182,3 +182,41 @@ def versions(url: str, game_id: int) -> tuple[int, list[int]]:
         version = connection.scalar(select(game.c.version).where(game.c.id == game_id))
         made = select(change.c.version).where(change.c.game_id == game_id)
         return int(version or 0), list(connection.scalars(made.order_by(change.c.id)))
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_backups_are_readable_by_their_owner_alone(database_url: str, tmp_path: Path) -> None:
+    assert command(database_url, "migrate", data=tmp_path).returncode == 0
+    named = tmp_path / "new" / "folder" / "instance.backup"
+    done = command(database_url, "backup", named, data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert mode(named) == 0o600 and mode(named.parent) == 0o700
+    (tmp_path / "backups").mkdir(mode=0o755)
+    done = command(database_url, "backup", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    [made] = (tmp_path / "backups").iterdir()
+    assert mode(made) == 0o600 and mode(made.parent) == 0o700  # BACKUP_DIR: every link in it
+
+
+def test_backup_keep_keeps_the_newest_it_made(database_url: str, tmp_path: Path) -> None:
+    assert command(database_url, "migrate", data=tmp_path).returncode == 0
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    others = [folder / "before-migration-20200101T000000Z.sqlite3", folder / "notes.txt"]
+    for other in others:
+        other.write_text("kept")
+    made = []
+    for _night in range(4):
+        done = command(database_url, "backup", "--keep", "2", data=tmp_path)
+        assert done.returncode == 0, done.stderr
+        made.append(Path(done.stdout.splitlines()[0].removeprefix("Backed the instance up to ")))
+    assert sorted(folder.iterdir()) == sorted([*others, *made[2:]])
+    assert made == sorted(made, key=lambda path: path.name)  # names sort oldest first
+    assert all(path.name.startswith("scorekeeper-") for path in made)
+    assert f"Deleted the older backup {made[1]}" in done.stdout
+    refused = command(database_url, "backup", tmp_path / "x.backup", "--keep", "2", data=tmp_path)
+    assert refused.returncode == 1 and "give no FILE with it" in refused.stderr
+    assert not (tmp_path / "x.backup").exists()

@@ -70,7 +70,7 @@ def build(out: Path) -> tuple[Path, Path]:
     sdist = out / made.stdout.strip().splitlines()[-1]
     pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
     subprocess.run([*pip, "-w", str(out), str(sdist)], check=True, capture_output=True)
-    [wheel] = out.glob("scorekeeper-*.whl")
+    [wheel] = out.glob("*.whl")
     return sdist, wheel
 
 
@@ -105,13 +105,43 @@ def test_the_sdist_and_the_wheel_carry_templates_static_files_and_catalogs(
         assert f"scorekeeper/translations/{language}/LC_MESSAGES/messages.mo" in files
 
 
+def test_the_distribution_is_named_scorekeeper_rummy(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        [metadata] = [name for name in wheel.namelist() if name.endswith(".dist-info/METADATA")]
+        fields = wheel.read(metadata).decode().split("\n\n", 1)[0].splitlines()
+    assert "Name: scorekeeper-rummy" in fields
+    assert installed.wheel.name.startswith("scorekeeper_rummy-")
+
+
+# `scorekeeper` on the package index is an unrelated project: installing it by that name
+# replaces the app. Any install line, extra or message naming it so is a mistake.
+OLD_NAME = re.compile(
+    r"(?<![\w/.-])scorekeeper\[|pip3? (?:install|download)[^\n`]*?(?<![\w/.-])scorekeeper(?![\w-])"
+    r"|^name = \"scorekeeper\""
+)
+
+
+def test_no_document_or_message_names_the_other_projects_distribution() -> None:
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    found = [
+        f"{name}:{number}: {line.strip()}"
+        for name in tracked
+        if not name.endswith((".png", ".ico", ".woff2", ".svg", ".gz"))
+        for number, line in enumerate((ROOT / name).read_text(errors="replace").splitlines(), 1)
+        if OLD_NAME.search(line)
+    ]
+    assert found == []
+
+
 def test_the_install_holds_the_app_and_no_test_tools(installed: Installed) -> None:
     listed = subprocess.run(
         [str(installed.venv / "bin" / "python"), "-m", "pip", "list", "--format=json"],
         capture_output=True, text=True, check=True, env=clean_environ(),
     )  # fmt: skip
     names = {package["name"].lower() for package in json.loads(listed.stdout)}
-    assert {"scorekeeper", "flask", "gunicorn", "waitress"} <= names
+    assert {"scorekeeper-rummy", "flask", "gunicorn", "waitress"} <= names
     assert names & NOT_FOR_SERVING == set()
     assert installed.run("--version").stdout.strip() == f"scorekeeper {__version__}"
 
@@ -128,7 +158,7 @@ def test_a_server_whose_extra_is_missing_is_named(
 ) -> None:
     done = installed.run("migrate", SCOREKEEPER_DATA_DIR=str(tmp_path), **{setting: value})
     assert done.returncode == 2
-    assert f"needs the {extra} extra: pip install 'scorekeeper[{extra}]'" in done.stderr
+    assert f"needs the {extra} extra: pip install 'scorekeeper-rummy[{extra}]'" in done.stderr
 
 
 def words(language: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import __version__, config, create_app, servers
+from scorekeeper.cli import data_lines
 from scorekeeper.config import MissingExtra
 from tests.hosting.test_instance_backup import SCRIPT
 from tools.nginx_proxy import free_port, wait_for
@@ -153,7 +154,7 @@ def test_a_server_without_its_extra_is_named(
 ) -> None:
     library = {"postgres": "psycopg", "redis": "redis"}[extra]
     monkeypatch.setattr(config, "find_spec", lambda name: None if name == library else object())
-    with pytest.raises(MissingExtra, match=rf"pip install 'scorekeeper\[{extra}\]'"):
+    with pytest.raises(MissingExtra, match=rf"pip install 'scorekeeper-rummy\[{extra}\]'"):
         create_app({setting: value, "SECRET_KEY": "x"})
 
 
@@ -172,3 +173,31 @@ def test_a_setting_it_cannot_take_is_named(
     command = [str(SCRIPT), "serve", "--no-migrate"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_says_where_its_data_lives(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "SCOREKEEPER_DATA_DIR": str(tmp_path / "data")}
+    env.pop("SCOREKEEPER_DATABASE_URL", None)
+    command = [str(SCRIPT), "serve", "--port", str(port), "--workers", "1"]
+    process = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", process)  # said before it serves
+    finally:
+        process.terminate()
+        said = process.communicate(timeout=30)[0].splitlines()
+    assert said[:4] == [
+        f"Scorekeeper is serving at http://127.0.0.1:{port}/",
+        f"Its data: {tmp_path / 'data'}",
+        f"  database: {tmp_path / 'data' / 'scorekeeper.db'}",
+        f"  backups:  {tmp_path / 'data' / 'backups'}",
+    ]
+
+
+def test_serve_names_a_postgresql_database_without_its_password(tmp_path: Path) -> None:
+    url = "postgresql://keeper:Secret-pw@db.example:5432/scores"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "x"})
+    said = "\n".join(data_lines(app))
+    assert "keeper:***@db.example:5432/scores" in said and "Secret-pw" not in said

@@ -3,8 +3,11 @@ README's table and deploy/.env.sample."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import re
+import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -13,8 +16,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import create_app, upgrades
-from scorekeeper.cli import parser
+from scorekeeper import config, create_app, servers, upgrades
+from scorekeeper.command_options import parser
 from scorekeeper.config import PREFIX, SETTINGS
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
@@ -263,3 +266,77 @@ def test_an_empty_variable_counts_as_unset(
     assert app.config["RATELIMIT_STORAGE_URI"] == file_uri(app.instance_path)
     assert app.config["ACCESS_LOG"]
     assert "PUBLIC_URL" not in app.config and app.config["TESTING"] is False
+
+
+def help_of(*command: str) -> str:
+    """What `scorekeeper <command> --help` prints."""
+    with pytest.raises(SystemExit), contextlib.redirect_stdout(io.StringIO()) as out:
+        parser().parse_args([*command, "--help"])
+    return " ".join(out.getvalue().split())  # argparse wraps at the terminal's width
+
+
+def test_help_names_each_options_variable_and_default(
+    clean_environment: pytest.MonkeyPatch,
+) -> None:
+    said = help_of("serve")
+    for name, default in [
+        ("HOST", "127.0.0.1"),
+        ("PORT", "8000"),
+        ("SERVER", servers.default_server()),
+        ("WORKERS", "one per core"),
+        ("THREADS", str(servers.THREADS)),
+        ("DATA_DIR", "instance/ in a checkout"),
+        ("DATABASE_URL", "SQLite in the data folder"),
+    ]:
+        assert re.search(rf"\$SCOREKEEPER_{name}\b[^)]*default: {re.escape(default)}", said), name
+    assert "$SCOREKEEPER_BACKUP_DIR; default: <data dir>/backups" in help_of("backup")
+    assert "default: http://127.0.0.1:8000/healthz" in help_of("health")
+    for setting in SETTINGS:
+        assert PREFIX + setting.name in help_of(), setting.name
+
+
+def test_help_shows_the_default_the_environment_sets(
+    clean_environment: pytest.MonkeyPatch,
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_PORT", "8123")
+    clean_environment.setenv("SCOREKEEPER_THREADS", "3")
+    said = help_of("serve")
+    assert "$SCOREKEEPER_PORT; default: 8123" in said
+    assert "$SCOREKEEPER_THREADS; default: 3" in said
+
+
+@pytest.fixture
+def installed(clean_environment: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
+    """The app as a wheel installs it, into a venv at tmp_path/venv, for a user at tmp_path."""
+    clean_environment.setattr(config, "installed", lambda: True)
+    clean_environment.setattr(sys, "prefix", str(tmp_path / "venv"))
+    clean_environment.setenv("HOME", str(tmp_path / "home"))
+    clean_environment.delenv("XDG_DATA_HOME", raising=False)
+    return clean_environment
+
+
+def test_an_installed_app_keeps_its_data_in_the_users_data_folder(
+    installed: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    folder = tmp_path / "home" / ".local" / "share" / "scorekeeper"
+    assert create_app().instance_path == str(folder)
+    assert (folder / "secret_key").exists() and folder.stat().st_mode & 0o777 == 0o700
+    assert not (tmp_path / "venv").exists()
+    installed.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert config.data_dir() == str(tmp_path / "xdg" / "scorekeeper")
+    installed.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path / "chosen"))
+    assert config.data_dir() == str(tmp_path / "chosen")
+
+
+def test_an_instance_left_in_the_venv_is_still_used(
+    installed: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    inside = tmp_path / "venv" / "var" / "scorekeeper-instance"
+    inside.mkdir(parents=True)
+    (inside / "scorekeeper.db").touch()
+    assert config.data_dir() == str(inside)
+
+
+def test_a_checkout_keeps_its_data_in_instance(clean_environment: pytest.MonkeyPatch) -> None:
+    assert config.data_dir() is None  # Flask's instance/ beside the package, for `make run`
+    assert create_app(PLAIN).instance_path == str(ROOT / "instance")

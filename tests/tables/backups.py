@@ -27,6 +27,7 @@ from scorekeeper.models import (
     Round,
     RoundResult,
     Seat,
+    SeatLink,
     TablePlayer,
 )
 from scorekeeper.rules.presets import MAY_I, PRESETS
@@ -45,6 +46,7 @@ MODELS = (
     Buy,
     Change,
     RetiredLink,
+    SeatLink,
     HouseRules,
 )
 
@@ -61,6 +63,7 @@ def stored_facts(app: Flask) -> Facts:
             "merged_into_id": people.get,
             "table_player_id": people.get,
             "game_id": games.get,
+            "rematch_id": games.get,
             "round_id": rounds.get,
         }
         facts: Facts = {}

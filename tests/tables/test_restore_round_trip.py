@@ -138,9 +138,7 @@ def everything(app: Flask, client: FlaskClient) -> dict[str, Any]:
             pages[f"game {token}{path}"] = read(client, f"/g/{game_id}/{token}{path}")
         pages[f"game {token} csv"] = read(client, f"/g/{game_id}/{token}/sheet.csv", False)
         api = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
-        # Seat links are no fact of the game: a restored game's seats get new ones.
-        unkept = ("id", "seat_links")
-        pages[f"game {token} api"] = {k: v for k, v in api.get_json().items() if k not in unkept}
+        pages[f"game {token} api"] = {k: v for k, v in api.get_json().items() if k != "id"}
     for game_id, token in old_games:
         pages[f"old game link {token}"] = client.get(f"/g/{game_id}/{token}").status_code
     for token in old_tables:
@@ -199,3 +197,71 @@ def test_a_replaced_link_answers_replaced_after_a_restore(
     assert "This link was replaced" in text(browser.get(old_game_link).get_data(as_text=True))
     assert browser.get(old_table_link).status_code == 410
     assert browser.get(current).status_code == 200
+
+
+def seat_links_of(client: FlaskClient, game_url: str) -> list[dict[str, Any]]:
+    """The current seat links of a game, from its edit link (the API's `seat_links`)."""
+    game_id, token = game_url.rsplit("/", 2)[1:]
+    answer = client.get(f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    return list(answer.get_json()["seat_links"])
+
+
+def test_a_seats_links_open_and_refuse_the_same_after_a_restore(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
+    url = open_table(client)
+    game = start_at(client, url, PLAYERS)
+    game_id, token = game.url.rsplit("/", 2)[1:]
+    old = seat_links_of(client, game.url)[1]["token"]
+    replaced = client.post(
+        f"/api/v1/games/{game_id}/seat-links/1",
+        json={},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert replaced.status_code == 200, replaced.get_data(as_text=True)
+    current = seat_links_of(client, game.url)
+    backup = backup_of(client, url)
+    assert [link["seat"] for link in backup["games"][0]["seat_links"]] == [0, 1, 2, 3, 1]
+    browser = fresh().test_client()
+    assert upload(browser, json.dumps(backup).encode()).status_code == 303
+    assert browser.get(game.url).status_code == 200  # a fresh database: the same id
+    assert seat_links_of(browser, game.url) == current
+    for link in current:
+        assert browser.get(f"/s/{game_id}/{link['token']}").status_code == 200
+    assert browser.get(f"/s/{game_id}/{old}").status_code == 410
+    assert browser.get(f"/s/{game_id}/{'x' * 32}").status_code == 404
+
+
+def test_a_games_rematch_survives_a_restore_and_still_leads_its_phones(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask]
+) -> None:
+    url = open_table(client)
+    first = start_at(client, url, PLAYERS)
+    play(first, TIED_GAME)
+    assert client.post(f"{first.url}/again").status_code == 303
+    backup = backup_of(client, url)
+    finished, rematch = backup["games"]
+    assert (finished["rematch"], rematch["rematch"]) == (rematch["edit_token"], None)
+    before = stored_facts(app)
+    again = fresh()
+    browser = again.test_client()
+    assert upload(browser, json.dumps(backup).encode()).status_code == 303
+    assert stored_facts(again) == before
+    page = browser.get(f"/g/1/{finished['view_token']}").get_data(as_text=True)
+    new_view = rematch["view_token"]
+    assert f'href="/g/2/{new_view}"' in page
+
+
+@pytest.mark.parametrize("names", ["itself", "a game it does not hold"])
+def test_a_rematch_that_names_no_other_game_of_the_file_is_refused(
+    app: Flask, client: FlaskClient, fresh: Callable[[], Flask], names: str
+) -> None:
+    url = open_table(client)
+    start_at(client, url, PLAYERS)
+    backup = backup_of(client, url)
+    game = backup["games"][0]
+    game["rematch"] = game["edit_token"] if names == "itself" else "x" * 32
+    refused = upload(fresh().test_client(), json.dumps(backup).encode())
+    assert refused.status_code == 422
+    said = text(refused.get_data(as_text=True))
+    assert "The backup refers to something it does not hold, at games.0.rematch." in said

@@ -207,3 +207,35 @@ def test_huge_numbers_and_wrong_types_are_refused(
 ) -> None:
     refused(client, changed(backup, change), reason)
     assert nothing_stored(app)
+
+
+def seat_links(backup: Backup) -> list[Backup]:
+    links: list[Backup] = backup["games"][0]["seat_links"]
+    return links
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (
+            lambda b: seat_links(b)[0].update(seat=5),  # a game of four
+            "The backup refers to something it does not hold, at games.0.seat_links.",
+        ),
+        (
+            lambda b: seat_links(b).append(seat_links(b)[0] | {"token": "n" * 32}),
+            "The backup holds one seat's link twice, at games.0.seat_links.",
+        ),
+        (
+            lambda b: seat_links(b).append(seat_links(b)[1] | {"seat": 2}),
+            "The backup holds one seat's link twice, at games.0.seat_links.",
+        ),
+        (lambda b: seat_links(b)[0].update(token="short"), "broken at games.0.seat_links.0.token"),
+        (lambda b: seat_links(b)[0].update(seat=8), "broken at games.0.seat_links.0.seat"),
+    ],
+)
+def test_a_seat_link_that_names_no_seat_or_one_twice_is_refused(
+    app: Flask, client: FlaskClient, backup: Backup, change: Callable[[Backup], None], reason: str
+) -> None:
+    assert len(seat_links(backup)) == 4
+    refused(client, changed(backup, change), reason)
+    assert nothing_stored(app)

@@ -1,12 +1,16 @@
-"""Each catalog keeps to its language's glossary (docs/GLOSSARY.md): no forbidden variant."""
+"""Each catalog keeps to its language's glossary (docs/GLOSSARY.md): no forbidden variant, the
+required word wherever the English names a term, and no quotes in a template outside gettext."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Message
 
 from tests.web.test_translations import catalog
-from tools.glossary import Term, applies, glossary
+from tools.glossary import Required, Term, applies, glossary, required
 from tools.sheet_context import SHEET, sheet_worded
 
 
@@ -18,6 +22,32 @@ def breaches(term: Term) -> list[tuple[str, str, str]]:
         if entry.id and applies(term, entry.context)
         for found in term.breaches(entry)
     ]
+
+
+TEMPLATES = Path(__file__).parents[2] / "templates"
+# A gettext call's first argument (and ngettext's second): the catalog's, in each language's quotes.
+GETTEXT = re.compile(
+    r"""\b(?:_|gettext|ngettext|N_)\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+    r"""(?:\s*,\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))?"""
+)
+COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+TYPOGRAPHY = re.compile("[“”„‘’«»]")
+
+
+def omissions(row: Required) -> list[tuple[str, str, str]]:
+    """The messages of the row's language naming its term in English without its word."""
+    return [
+        found
+        for entry in catalog(row.language)
+        if entry.id and entry.context is None
+        for found in row.breaches(entry)
+    ]
+
+
+def hard_coded_quotes(template: str) -> list[str]:
+    """The lines of a template with quotes or typography outside a gettext call and a comment."""
+    text = GETTEXT.sub("", COMMENT.sub("", template))
+    return [line.strip() for line in text.splitlines() if TYPOGRAPHY.search(line)]
 
 
 def test_the_glossary_has_a_table_for_each_language() -> None:
@@ -50,3 +80,37 @@ def test_every_message_the_sheet_words_differently_has_its_sheet_wording() -> No
         key for key in wanted if not (entry := german.get(key, context=SHEET)) or not entry.string
     ]
     assert not missing, f"{len(missing)} without the sheet's words: {missing[:8]}"
+
+
+def test_every_language_has_required_words() -> None:
+    assert {row.language for row in required()} == {"de", "nl", "es"}
+    assert len(required()) >= 18
+
+
+def test_a_term_without_its_word_is_found() -> None:
+    row = next(r for r in required() if r.language == "es" and r.term == "calling")
+    assert row.breaches(Message("%(name)s has not called.", "%(name)s no ha pedido."))
+    assert not row.breaches(Message("%(name)s has not called.", "%(name)s no ha llamado."))
+    assert not row.breaches(Message("Cancel", "Cancelar"))  # the English names no call
+
+
+@pytest.mark.parametrize("row", required(), ids=lambda r: f"{r.language}-{r.term}")
+def test_every_translation_naming_a_term_uses_its_word(row: Required) -> None:
+    found = omissions(row)
+    assert not found, f"{len(found)} in {row.language} without {row.word.pattern}: {found[:8]}"
+
+
+def test_a_hard_coded_quote_in_a_template_is_found() -> None:
+    assert hard_coded_quotes('{{ _("sent back") }}: “{{ note }}”') == ["{{ ) }}: “{{ note }}”"]
+    assert not hard_coded_quotes('{{ _("sent back: “%(note)s”", note=note) }}')
+    assert not hard_coded_quotes("{# the note in the language's own quotes, “…” #}")
+
+
+def test_no_template_hard_codes_quotes_or_typography() -> None:
+    # A quote outside gettext is the same in every language: nl says ‘…’, de „…“, es «…».
+    found = {
+        str(path.relative_to(TEMPLATES)): lines
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        if (lines := hard_coded_quotes(path.read_text(encoding="utf-8")))
+    }
+    assert not found, found

@@ -48,7 +48,12 @@ def serve(database_url: str) -> Iterator[str]:
         yield base
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            # gunicorn waits up to its graceful timeout (10 s) for a worker; more under load.
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 class Phone:

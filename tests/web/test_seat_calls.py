@@ -108,13 +108,12 @@ def test_the_arbiter_decides_among_several_callers(app: Flask, table: Table) -> 
     for seat in (1, 3):
         call(table, app, seat)
     page = text(table.client.get(table.url).get_data(as_text=True))
-    assert "Ben: “May I?”" in page and "Dan: “May I?”" in page and "Who gets the card?" in page
-    # Carla discarded: Dan sits next after her, then Ben.
-    ruled = table.client.post(f"{table.url}/calls/rule", data={"discarder": "2"}, headers=HX)
-    said = text(ruled.get_data(as_text=True))
-    assert "Dan gets the card." in said and "Record the buy for Dan" in said
-    assert count(app, Buy) == 0  # a ruling records nothing
-    table.client.post(f"{table.url}/calls/grant", data={"seat": "3"})
+    assert "Ben: “May I?”" in page and "Dan: “May I?”" in page
+    # One tap per winner, by who discarded: after Anna or Dan, Ben is nearest; after Ben or
+    # Carla, Dan is (nobody buys back their own discard).
+    assert "Record the buy for Ben if Anna, Dan discarded" in page
+    assert "Record the buy for Dan if Ben, Carla discarded" in page
+    table.client.post(f"{table.url}/calls/grant", data={"discarder": "2"})
     assert count(app, Buy, Buy.seat == 3) == 1 and count(app, Buy) == 1
     assert "Another player got the card." in seat_page(table, app, 1)
     assert "Your buy is recorded." in seat_page(table, app, 3)
@@ -189,14 +188,14 @@ def test_a_call_the_rules_refuse_is_refused_at_the_callers_phone(app: Flask, tab
     assert count(app, SeatCall) == 0 and version(app) == before
 
 
-def test_only_the_edit_link_grants_rules_or_dismisses(app: Flask, table: Table) -> None:
+def test_only_the_edit_link_grants_or_dismisses(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     call(table, app, 1)
     with app.app_context():
         view = db.session.get(Game, 1).view_token  # type: ignore[union-attr]
     for path, data in (
         ("/calls/grant", {"seat": "1"}),
-        ("/calls/rule", {"discarder": "0"}),
+        ("/calls/grant", {"discarder": "0"}),
         ("/calls/dismiss", {}),
     ):
         assert table.client.post(f"/g/1/{view}{path}", data=data).status_code == 403

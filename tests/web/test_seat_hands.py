@@ -38,8 +38,9 @@ def enter(
     )
 
 
-def seat_page(table: Table, app: Flask, seat: int) -> str:
-    return text(table.client.get(f"/s/1/{tokens(app)[seat]}").get_data(as_text=True))
+def seat_page(table: Table, app: Flask, seat: int, language: str = "en") -> str:
+    page = table.client.get(f"/s/1/{tokens(app)[seat]}", headers={"Accept-Language": language})
+    return text(page.get_data(as_text=True))
 
 
 def every_hand_in(table: Table, app: Flask) -> None:
@@ -181,6 +182,11 @@ def test_a_sent_back_hand_shows_the_note_at_the_seat_which_enters_it_again(
     assert "sent back: “Count the joker”" in text(answer)
     said = seat_page(table, app, 3)
     assert "The scorekeeper sent your hand back. “Count the joker”" in said
+    # each language's own quotes: the catalog's, not the template's
+    german = seat_page(table, app, 3, "de")
+    assert "Wer anschreibt, hat deine Hand zurückgeschickt. „Count the joker“" in german
+    screen = table.client.get(f"{table.url}/rounds/1", headers={"Accept-Language": "es"})
+    assert "devuelta: «Count the joker»" in text(screen.get_data(as_text=True))
     assert "Send my hand" in said  # the pad, again
     assert 'data-testid="from-phone-3" hidden' in table.page("/rounds/1")  # not filled in
     enter(table, app, 3, points_3="27")
@@ -288,7 +294,7 @@ def test_a_refusal_is_in_the_seats_language(app: Flask, table: Table) -> None:
         data={"number": "1", "went_out": "3"},
         headers={**HX, "Accept-Language": "de"},
     )
-    assert "Carla hat schon gesagt, ausgegangen zu sein." in text(refused.get_data(True))
+    assert "Carla hat sich schon als ausgegangen gemeldet." in text(refused.get_data(True))
 
 
 def test_two_seats_entering_at_once_both_land(live_game: LiveGame) -> None:
