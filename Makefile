@@ -93,11 +93,15 @@ test: check translations
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
-# bench/request_costs.py: statements and function calls per request, which the load does not move.
+# bench/request_costs.py: statements and function calls per request, which the load does not move;
+# bench/cost_table.py: instructions (callgrind) and statements a request against the bare app
+# (COST_ARGS=--requests 10 for closer figures); bench/write_tail.py: the server's own write time.
 BENCH_ARGS ?= --profile
+COST_ARGS ?=
 bench: install translations
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/request_costs.py
+	$(BIN)/python bench/cost_table.py $(COST_ARGS)
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
 	$(BIN)/python bench/write_tail.py

@@ -5,10 +5,11 @@ in-process, for one tree or several side by side.
 The game is bench/run.py's (May I? with unlimited buys, 8 players, six rounds played through
 the API, in round 7), and the requests are its scenarios, sent through Flask's test client to
 the app factory's app (public routes only, so an older tree answers them too): the unchanged
-poll, the round screen, the score sheet at an unchanged version and right after a change, a
-poll right after another phone's change (every region of the round screen), an API buy and a
-form buy (each taken back uncounted), and a live table's minute (6 phones each polling every
-2 s, one tapping a change every 15 s, played by bench/client.py's Phone as htmx does).
+poll of the round screen and of a seat's page, the round screen, the score sheet at an
+unchanged version and right after a change, a poll right after another phone's change (every
+region of the round screen), an API buy and a form buy (each taken back uncounted), and a live
+table's minute (6 phones each polling every 2 s, one tapping a change every 15 s, played by
+bench/client.py's Phone as htmx does).
 Statements are counted by an engine event, plus the unchanged poll's one driver statement;
 function calls by cProfile. Both are averaged over --requests requests after as many warm
 ones (a table-minute: over --minutes).
@@ -52,6 +53,7 @@ PHONES, CHANGES_PER_MINUTE = 6, 4  # as bench/run.py's live table
 FEW = 5  # requests of the shorter callgrind run, whose total is taken from the longer's
 SCENARIOS = (
     "poll",
+    "seat poll",
     "round screen",
     "score sheet",
     "score sheet after a change",
@@ -156,9 +158,9 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     reader = poll.links_reader()
     fetch = reader.fetch
 
-    def fetch_and_count(driver: Any, parameters: Any) -> Any:
+    def fetch_and_count(driver: Any, *arguments: Any) -> Any:
         counter.statement()  # the unchanged poll's statement goes past the engine's events
-        return fetch(driver, parameters)
+        return fetch(driver, *arguments)
 
     reader.fetch = fetch_and_count
     return app, counter
@@ -174,6 +176,14 @@ def set_up_game(app: Any, at_table: bool = False) -> tuple[TestClientHTTP, str, 
 Step = Callable[[int, Counter], None]
 
 
+def seat_token(app: Any, game_id: int) -> str:
+    """Seat 1's own link."""
+    from scorekeeper.games.seat_links import links_of
+
+    with app.app_context():
+        return links_of(game_id)[1]
+
+
 def scenarios(app: Any) -> dict[str, Step]:
     """Each scenario as one step: what it counts inside counter.counting(), the rest outside."""
     client, page, token, game_id = set_up_game(app)
@@ -181,10 +191,18 @@ def scenarios(app: Any) -> dict[str, Step]:
     phone = Phone(TestClientHTTP(app), page)  # type: ignore[arg-type]
     phone.open()
 
-    def poll(_i: int, counter: Counter) -> None:
-        with counter.counting():
-            answer = phone.client.get(phone.poller, headers=HX)
-        assert unchanged(answer), answer.status
+    def polling(watcher: Phone) -> Step:
+        """An unchanged poll of the phone's page, counted."""
+
+        def poll(_i: int, counter: Counter) -> None:
+            with counter.counting():
+                answer = watcher.client.get(watcher.poller, headers=HX)
+            assert unchanged(answer), answer.status
+
+        return poll
+
+    seat = Phone(TestClientHTTP(app), f"/s/{game_id}/{seat_token(app, game_id)}")  # type: ignore[arg-type]
+    seat.open()
 
     def reading(url: str) -> Step:
         """A page read, counted."""
@@ -230,14 +248,11 @@ def scenarios(app: Any) -> dict[str, Step]:
         for each in phones:  # uncounted: the phones' first loads
             each.open()
         with counter.counting():
-            for change in range(CHANGES_PER_MINUTE):
-                phones[0].tap("buys" if change % 2 == 0 else "buys/remove", 1)
-                for _ in range(7 + change % 2):  # 7.5 polls per phone per 15 s
-                    for each in phones:
-                        each.poll()
+            play_minute(phones)
 
     return {
-        "poll": poll,
+        "poll": polling(phone),
+        "seat poll": polling(seat),
         "round screen": reading(page),
         "score sheet": sheet,
         "score sheet after a change": sheet_after_change,
@@ -248,6 +263,16 @@ def scenarios(app: Any) -> dict[str, Step]:
         "table's round screen": reading(table_page),
         "table's score sheet": reading(f"{table_page}/sheet"),
     }
+
+
+def play_minute(phones: list[Phone]) -> None:
+    """A live table's minute: the first phone taps a change every 15 s (a buy, then its
+    take-back), and every phone polls every 2 s, following what each poll sets off."""
+    for change in range(CHANGES_PER_MINUTE):
+        phones[0].tap("buys" if change % 2 == 0 else "buys/remove", 1)
+        for _ in range(7 + change % 2):  # 7.5 polls per phone per 15 s
+            for each in phones:
+                each.poll()
 
 
 def measure_tree(

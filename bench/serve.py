@@ -2,20 +2,41 @@
 
 Run: python bench/serve.py scorekeeper|baseline PORT DATABASE_URL [SOURCE]
 SOURCE is a folder holding another version's `scorekeeper` package (main, for --before).
-With BENCH_SERVER=gunicorn the app is served as `scorekeeper serve` serves ours: gunicorn's
-threaded workers, one per core (bench/proxy_tables.py serves the baseline so).
+Every answer carries the request's own time in the server (`Bench-Server-Ms`: from the app's
+call to its answer's headers, a write's wait for the lock and its hold included), which
+bench/write_tail.py reads. With BENCH_SERVER=gunicorn the app is served as `scorekeeper
+serve` serves ours: gunicorn's threaded workers, one per core (bench/proxy_tables.py serves the
+baseline so).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import waitress
 
 THREADS = 8  # as `scorekeeper serve`
+SERVER_TIME = "Bench-Server-Ms"
+
+
+def timed(app: Any) -> Callable[..., Iterable[bytes]]:
+    """The app, its answers stamped with their own time in the server (SERVER_TIME)."""
+
+    def call(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started = time.perf_counter()
+
+        def starting(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
+            spent = (time.perf_counter() - started) * 1000
+            return start_response(status, [*headers, (SERVER_TIME, f"{spent:.3f}")], *rest)
+
+        return app(environ, starting)  # type: ignore[no-any-return]
+
+    return call
 
 
 def main() -> None:
@@ -28,7 +49,7 @@ def main() -> None:
         app = create_baseline(url)  # makes its tables once, before any worker starts
 
         def make() -> Any:  # each gunicorn worker its own app and pool, after the fork
-            return create_baseline(url)
+            return timed(create_baseline(url))
     else:
         sys.path.insert(0, sys.argv[4] if len(sys.argv) > 4 else str(Path(__file__).parent.parent))
         from flask_migrate import upgrade
@@ -40,7 +61,7 @@ def main() -> None:
             upgrade()
 
         def make() -> Any:
-            return app
+            return timed(app)
 
     print("ready", flush=True)
     if os.environ.get("BENCH_SERVER") == "gunicorn":
@@ -48,7 +69,7 @@ def main() -> None:
 
         servers.serve(make, "127.0.0.1", port, THREADS, servers.cores(), "gunicorn")
         return
-    waitress.serve(app, host="127.0.0.1", port=port, threads=THREADS, _quiet=True)
+    waitress.serve(timed(app), host="127.0.0.1", port=port, threads=THREADS, _quiet=True)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from .security import redact_links
 LOGGER = logging.getLogger("scorekeeper.access")
 QUIET = ("/healthz", "200")
 SAFE = "/:@!$&'()*+,;=~"  # kept as typed: what a path may hold besides letters and digits
+WERKZEUGS_LINE = '] "%s" %s %s'  # werkzeug.serving's log_request, after client and time
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -39,6 +40,16 @@ def line(environ: dict[str, Any], status: str, seconds: float) -> str | None:
     method = quote(str(environ.get("REQUEST_METHOD", "")), safe="")
     client = quote(str(environ.get("REMOTE_ADDR") or "-"), safe=":.")
     return f"{client} {method} {shown} {status} {seconds * 1000:.1f} ms"
+
+
+class ServersOwnLine(logging.Filter):
+    """Leaves out the line `flask run`'s server writes for each request: this log has one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).endswith(WERKZEUGS_LINE)
+
+
+SERVERS_OWN_LINE = ServersOwnLine()  # one, so a second app adds no second filter
 
 
 class AccessLog:
@@ -62,7 +73,11 @@ class AccessLog:
 
 
 def init_app(app: Flask) -> None:
-    """Log every request, unless ACCESS_LOG is off; to stderr when nothing else takes the lines."""
+    """Log every request, unless ACCESS_LOG is off; to stderr when nothing else takes the lines.
+
+    Then the lines stop here: app.logger ("scorekeeper"), whose handler Flask adds when the app
+    first logs, would write each again.
+    """
     if not app.config["ACCESS_LOG"]:
         return
     LOGGER.setLevel(logging.INFO)
@@ -70,4 +85,6 @@ def init_app(app: Flask) -> None:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
         LOGGER.addHandler(handler)
+        LOGGER.propagate = False
+    logging.getLogger("werkzeug").addFilter(SERVERS_OWN_LINE)
     app.wsgi_app = AccessLog(app.wsgi_app)  # type: ignore[method-assign]

@@ -5,6 +5,8 @@ Every phone asks every 2 s whether its game changed; nearly always it has not. T
 it is given here, in front of the Flask app, from one driver statement. Anything else (another
 version, a link that opens nothing, a client past its link-miss limit, a malformed URL) goes on
 to Flask, which answers it exactly as before, so refusals and their counting stay in one place.
+A seat page's poll (/s/…/version) is answered the same way, its link compared with the game's
+live seat links (a replaced one goes on to Flask, which answers 410).
 
 Measured (issue 19 step 6, 2026-12-04, `.venv/bin/python bench/run.py --before nopoll --routes
 poll --pairs 20 --requests 100`, three runs; nopoll = this tree with the poll left to Flask's
@@ -23,23 +25,31 @@ from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
 from flask import Flask
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import Engine, and_, bindparam, select
 from sqlalchemy.exc import DBAPIError
 
 from .extensions import db
+from .games.seat_links import matching_seat
 from .link_tokens import role_of
-from .models import LARGEST_INTEGER, Game
+from .models import LARGEST_INTEGER, Game, SeatLink
 from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
 
-POLL_PATH = re.compile(r"/g/(\d+)/([^/]+)/version")
+POLL_PATH = re.compile(r"/([gs])/(\d+)/([^/]+)/version")
 LINKS_AND_VERSION = select(Game.version, Game.edit_token, Game.view_token).where(
     Game.id == bindparam("game_id")
 )
-# pages.rendering.unchanged() as raw WSGI, with the headers add_security_headers gives every
-# answer under /g/.
+# One row per live seat link (one with none if the game has no seat links yet).
+SEAT_LINKS_AND_VERSION = (
+    select(Game.version, SeatLink.token)
+    .outerjoin(SeatLink, and_(SeatLink.game_id == Game.id, SeatLink.retired_at.is_(None)))
+    .where(Game.id == bindparam("game_id"))
+)
+# pages.rendering.unchanged() as raw WSGI, with Flask's default type and the headers
+# add_security_headers gives every answer under /g/ and /s/: the full stack's answer to the byte.
 HEADERS = [
     *UNCHANGED_HEADERS,
+    ("Content-Type", "text/plain; charset=utf-8"),
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("Referrer-Policy", "no-referrer"),
     ("X-Content-Type-Options", "nosniff"),
@@ -70,7 +80,7 @@ class UnchangedPoll:
     def _unchanged(self, environ: dict[str, Any]) -> bool:
         """Whether the poll's link opens its game and the game is still at the version seen."""
         match = POLL_PATH.fullmatch(environ.get("PATH_INFO", ""))
-        if match is None or len(match[1]) > 10 or int(match[1]) > LARGEST_INTEGER:
+        if match is None or len(match[2]) > 10 or int(match[2]) > LARGEST_INTEGER:
             return False
         seen = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
         if not (seen.isascii() and seen.isdigit()):  # anything else: Flask reads it
@@ -78,8 +88,13 @@ class UnchangedPoll:
         misses = self.app.extensions.get(LINK_MISSES)
         if misses is not None and not misses.allows(environ.get("REMOTE_ADDR") or "127.0.0.1"):
             return False  # Flask answers 429
-        row = self.links_reader().read(int(match[1]))
-        return row is not None and row.version == int(seen) and role_of(row, match[2]) is not None
+        game_id, token = int(match[2]), match[3]
+        if match[1] == "s":
+            rows = self.links_reader().seat_links(game_id)
+            live = [(0, row[1]) for row in rows or () if row[1] is not None]
+            return bool(rows) and rows[0][0] == int(seen) and matching_seat(token, live) is not None
+        row = self.links_reader().read(game_id)
+        return row is not None and row.version == int(seen) and role_of(row, token) is not None
 
     def links_reader(self) -> LinksReader:
         """The reader on the app's engine, made once (Flask-SQLAlchemy hands it out in an app
@@ -99,7 +114,7 @@ class Links(NamedTuple):
 
 
 class LinksReader:
-    """One statement on a pooled driver connection, outside any transaction.
+    """One statement a poll on a pooled driver connection, outside any transaction.
 
     Half a poll's time went into SQLAlchemy's execution of a Core select (events, the result
     object, switching the isolation level and back); the statement itself is fixed, so it is
@@ -110,12 +125,23 @@ class LinksReader:
         self.engine = engine
         compiled = LINKS_AND_VERSION.compile(dialect=engine.dialect)
         self.sql = str(compiled)
+        self.seat_sql = str(SEAT_LINKS_AND_VERSION.compile(dialect=engine.dialect))
         self.positional = compiled.positional
         # SQLite connections run in autocommit already (database.py says BEGIN itself).
         self.postgres = engine.dialect.name == "postgresql"
 
     def read(self, game_id: int) -> Links | None:
         """The game's version and links; None if there is no such game or the read failed."""
+        rows = self.rows(self.sql, game_id)
+        return Links(*rows[0]) if rows else None
+
+    def seat_links(self, game_id: int) -> list[tuple[int, str | None]] | None:
+        """The game's version and a live seat link, a row each; empty if there is no such game,
+        None if the read failed."""
+        return self.rows(self.seat_sql, game_id)
+
+    def rows(self, sql: str, game_id: int) -> list[Any] | None:
+        """The statement's rows for the game; None if the read failed."""
         params = (game_id,) if self.positional else {"game_id": game_id}
         try:
             connection = self.engine.raw_connection()
@@ -124,24 +150,23 @@ class LinksReader:
             # as the driver's own error, unwrapped (the pool's connect is not SQLAlchemy's).
             return None
         try:
-            row = self.fetch(connection.driver_connection, params)
+            return self.fetch(connection.driver_connection, sql, params)
         except self.engine.dialect.loaded_dbapi.Error:
             connection.invalidate()  # a dropped connection is replaced; Flask answers this poll
             return None
         finally:
             connection.close()
-        return None if row is None else Links(*row)
 
-    def fetch(self, driver: Any, params: tuple[int] | dict[str, int]) -> Any:
+    def fetch(self, driver: Any, sql: str, params: tuple[int] | dict[str, int]) -> list[Any]:
         """Run the statement; on PostgreSQL in autocommit, sparing BEGIN and ROLLBACK."""
         if self.postgres:
             driver.autocommit = True
         try:
             cursor = driver.cursor()
-            cursor.execute(self.sql, params)
-            row = cursor.fetchone()
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
             cursor.close()
-            return row
+            return list(rows)
         finally:
             if self.postgres:
                 driver.autocommit = False  # the pool hands it to transactions next

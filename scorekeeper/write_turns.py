@@ -3,53 +3,62 @@
 SQLite's busy handler waits for the write lock by sleeping, longer each time (up to 100 ms
 between tries), and whoever tries at the right moment goes first: with 8 phones writing at
 once a write waited up to a second (p99) while each held the lock about 10 ms. Here the
-writers of one process queue in arrival order and only the first asks SQLite, every
-millisecond, so a lock another process (a second gunicorn worker) lets go is taken at once.
-The turn ends after the transaction; the database's own lock still guards the data.
+writers of one process draw a ticket as they come and each waits to be woken; the holder's end
+(its commit or rollback, at its connection's return to the pool) hands the turn to the next
+ticket and wakes it at once, so no writer of the process polls for another of the process.
+Only the writer whose turn it is asks SQLite: a lock another process holds (a second gunicorn
+worker) is still SQLite's own, which that writer tries every millisecond, so it is taken as
+soon as it is let go. The database's lock still guards the data; the turn orders the asking.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections import deque
 from typing import Any
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
 
-TURN = "scorekeeper_write_turn"  # where a connection keeps the turn it holds
+TURN = "scorekeeper_write_turn"  # where a connection keeps the ticket whose turn it holds
 POLL = 0.001  # seconds between tries for a lock another process holds
 
 
 class Turns:
-    """One database's queue of writers: first come, first served."""
+    """One database's writers in one process: tickets served in the order they were drawn."""
 
     def __init__(self) -> None:
         self._mutex = threading.Lock()
-        self._queue: deque[threading.Event] = deque()
+        self._drawn = 0  # the next ticket to draw
+        self._serving = 0  # the ticket whose turn it is
+        # Each waiting ticket's own wake-up, so an end wakes the next writer alone (a shared
+        # condition's notify_all would wake all 7 others to compete for the GIL with the holder).
+        self._waiting: dict[int, threading.Event] = {}
 
-    def wait(self, seconds: float) -> threading.Event | None:
-        """Wait to be first, at most `seconds`; the turn, or None when it did not come."""
-        turn = threading.Event()
+    def wait(self, seconds: float) -> int | None:
+        """Wait for this writer's turn, at most `seconds`; its ticket, or None when it did not
+        come (its place is then skipped, so the writers after it are not held up)."""
+        woken = threading.Event()
         with self._mutex:
-            self._queue.append(turn)
-            if len(self._queue) == 1:
-                turn.set()
-        if turn.wait(seconds):
-            return turn
+            ticket, self._drawn = self._drawn, self._drawn + 1
+            if self._serving == ticket:
+                return ticket
+            self._waiting[ticket] = woken
+        woken.wait(seconds)
         with self._mutex:
-            if turn.is_set():  # it came as the wait ran out
-                return turn
-            self._queue.remove(turn)
-        return None
+            del self._waiting[ticket]
+            if self._serving == ticket:  # it came, perhaps as the wait ran out
+                return ticket
+            return None
 
-    def end(self, turn: threading.Event) -> None:
-        """Give the turn to the next writer."""
+    def end(self, ticket: int) -> None:
+        """End this ticket's turn and wake the next writer still waiting."""
         with self._mutex:
-            self._queue.remove(turn)
-            if self._queue:
-                self._queue[0].set()
+            self._serving = ticket + 1
+            while self._serving < self._drawn and self._serving not in self._waiting:
+                self._serving += 1  # a writer that stopped waiting: its place is skipped
+            if (woken := self._waiting.get(self._serving)) is not None:
+                woken.set()
 
 
 def begin_in_turn(connection: Connection, turns: Turns) -> None:
@@ -59,9 +68,9 @@ def begin_in_turn(connection: Connection, turns: Turns) -> None:
     raw: Any = connection.connection.dbapi_connection
     milliseconds = raw.execute("PRAGMA busy_timeout").fetchone()[0]
     deadline = time.monotonic() + milliseconds / 1000
-    turn = turns.wait(milliseconds / 1000)
-    if turn is not None:
-        connection.info[TURN] = turn
+    ticket = turns.wait(milliseconds / 1000)
+    if ticket is not None:
+        connection.info[TURN] = ticket
     raw.execute("PRAGMA busy_timeout=0")  # this loop waits, not SQLite's sleeping busy handler
     try:
         while True:
@@ -69,9 +78,9 @@ def begin_in_turn(connection: Connection, turns: Turns) -> None:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
                 return
             except OperationalError as error:
-                if turn is None or time.monotonic() >= deadline or not _busy(error):
+                if ticket is None or time.monotonic() >= deadline or not _busy(error):
                     raise
-            time.sleep(POLL)
+            time.sleep(POLL)  # only for another process's lock: this one's hand over the turn
     finally:
         raw.execute(f"PRAGMA busy_timeout={int(milliseconds)}")
 
@@ -83,6 +92,6 @@ def _busy(error: OperationalError) -> bool:
 
 def end_turn(turns: Turns, info: dict[Any, Any]) -> None:
     """End the turn a connection holds, if any."""
-    turn = info.pop(TURN, None)
-    if turn is not None:
-        turns.end(turn)
+    ticket = info.pop(TURN, None)
+    if ticket is not None:
+        turns.end(ticket)

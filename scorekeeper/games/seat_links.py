@@ -80,17 +80,17 @@ def open_seat(game_id: int, token: str | None, *, change: bool) -> SeatAccess:
         version = db.session.scalar(select(Game.version).where(Game.id == game_id))
     query = select(SeatLink.seat, SeatLink.token).where(SeatLink.game_id == game_id)
     live = db.session.execute(query.where(SeatLink.retired_at.is_(None))).tuples().all()
-    seat = _match(token, live)
+    seat = matching_seat(token, live)
     if seat is not None and version is not None:
         return SeatAccess(game_id, token, "view", int(version), locked=change, seat=seat)
     replaced = query.where(SeatLink.retired_at.is_not(None)).order_by(SeatLink.retired_at.desc())
     rows = db.session.execute(replaced.limit(RETIRED_CHECKED)).tuples().all()
-    if _match(token, rows) is not None:
+    if matching_seat(token, rows) is not None:
         raise LinkRefused(410, msg(REPLACED))
     raise LinkRefused(404, msg(UNKNOWN, id=game_id))
 
 
-def _match(token: str, rows: Collection[tuple[int, str]]) -> int | None:
+def matching_seat(token: str, rows: Collection[tuple[int, str]]) -> int | None:
     """The seat of the row this token is: every row compared, each in constant time, so the
     time says nothing of which seat or how much matched."""
     seat = None

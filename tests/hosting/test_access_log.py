@@ -4,8 +4,16 @@ time), the unchanged poll answered before Flask included; nothing a link's token
 from __future__ import annotations
 
 import logging
+import os
 import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,12 +21,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+import scorekeeper
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game, HouseRules, SeatLink
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from tests.conftest import Table
 from tests.tables.helpers import open_table
+from tools.nginx_proxy import free_port
 
 App = Callable[..., Flask]
 LINE = re.compile(r"^(\S+) (GET|POST|PUT) (/\S*) (\d{3}) \d+\.\d ms$")
@@ -157,3 +167,54 @@ def test_every_logger_that_quotes_a_path_redacts_it(
         logging.getLogger(logger).info('"GET /x/%s?next=%%2Fg%%2F1%%2F%s HTTP/1.1"', token, token)
     logged = "\n".join(r.getMessage() for r in caplog.records if r.name == logger)
     assert token not in logged and "/g//1/…/sheet" in logged
+
+
+def get(url: str) -> int:
+    """The status a GET answers, its body read to the end; 0 when nothing answers yet."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            answer.read()
+            return int(answer.status)
+    except urllib.error.HTTPError as answer:
+        answer.read()
+        return int(answer.code)
+    except OSError:
+        return 0
+
+
+def test_flask_run_writes_each_line_once(tmp_path: Path) -> None:
+    """Neither werkzeug's own line nor app.logger's copy of ours: one line a request."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{tmp_path / 'scorekeeper.db'}",
+        "SCOREKEEPER_DATA_DIR": str(tmp_path),
+        "SCOREKEEPER_SECRET_KEY": "log-test",
+        "PYTHONPATH": str(Path(scorekeeper.__file__).parent.parent),  # this tree's, not another's
+    }
+    command = [sys.executable, "-m", "flask", "--app", "scorekeeper", "run", "--port", str(port)]
+    process = subprocess.Popen(command, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    logged: list[str] = []
+    assert process.stderr is not None
+    reader = threading.Thread(target=lambda: logged.extend(process.stderr or ()))
+    reader.start()
+    base, paths = f"http://127.0.0.1:{port}", ("/games/new", "/no/such/page")
+    try:
+        for _ in range(300):  # up to 30 s for the server to answer
+            if get(f"{base}/healthz") or process.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert [get(base + path) for path in paths] == [200, 404]
+        for _ in range(100):  # each line is written once the answer is sent
+            if all(path in "".join(logged) for path in paths):
+                break
+            time.sleep(0.1)
+        time.sleep(0.5)  # werkzeug's own line would follow at once
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        reader.join(timeout=30)
+        process.stderr.close()
+    for path, status in zip(paths, (200, 404), strict=True):
+        [line] = [line for line in logged if path in line]
+        assert f"127.0.0.1 GET {path} {status} " in line

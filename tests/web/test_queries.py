@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, insert, text
+from sqlalchemy import event, insert, select, text
 
 from scorekeeper.extensions import db
 from scorekeeper.kept import EXTENSION
@@ -56,16 +56,16 @@ def statements(app: Flask) -> Iterator[Sent]:
 
     with app.app_context():
         engine = db.engine
-    # The unchanged poll sends its one statement to the driver, past SQLAlchemy's events.
+    # The unchanged polls send their one statement to the driver, past SQLAlchemy's events.
     poll = app.wsgi_app
     while not isinstance(poll, UnchangedPoll):  # inside the access log
         poll = poll.inner  # type: ignore[attr-defined]
     reader = poll.links_reader()
     fetch = reader.fetch
 
-    def fetch_and_keep(driver: Any, parameters: Any) -> Any:
-        sent.append((reader.sql, parameters))
-        return fetch(driver, parameters)
+    def fetch_and_keep(driver: Any, sql: str, parameters: Any) -> Any:
+        sent.append((sql, parameters))
+        return fetch(driver, sql, parameters)
 
     event.listen(engine, "before_cursor_execute", keep)
     reader.fetch = fetch_and_keep  # type: ignore[method-assign]
@@ -236,13 +236,16 @@ def visits(table: Table, app: Flask) -> dict[str, Visit]:
     token = url.rsplit("/", 1)[1]
     with app.app_context():
         game_id = db.session.scalar(text("SELECT id FROM game WHERE edit_token = :t"), {"t": token})
+        seat = db.session.scalar(select(SeatLink.token).where(SeatLink.game_id == game_id))
     api = {"Authorization": f"Bearer {token}"}
+    on_seat = f"/s/{game_id}/{seat}/version"
 
     return {
         "round screen": lambda _v: client.get(url),
         "score sheet": lambda _v: client.get(f"{url}/sheet"),
         "unchanged poll": lambda v: client.get(f"{url}/version?v={v}&on=round", headers=HX),
         "changed poll": lambda v: client.get(f"{url}/version?v={v - 1}&on=round", headers=HX),
+        "seat's unchanged poll": lambda v: client.get(f"{on_seat}?v={v}&on=round", headers=HX),
         "form buy": lambda _v: client.post(f"{url}/buys", data={"seat": 2}, headers=HX),
         "API buy": lambda _v: client.post(
             f"/api/v1/games/{game_id}/buys", json={"seat": 3}, headers=api
@@ -317,6 +320,7 @@ def test_each_page_sends_as_many_statements_at_10000_games_and_none_scans(
     large, sent = count_each(table, app)
     assert large == small
     assert small["unchanged poll"] == 1  # the game's version and links, no transaction
+    assert small["seat's unchanged poll"] == 1  # the version and the live seat links, the same
     # BEGIN, the version and links, then the facts: this version's state was not kept yet.
     assert small["round screen"] <= 7
     # The state the round screen kept: BEGIN, the version and links, one page of history.

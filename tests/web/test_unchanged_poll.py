@@ -1,20 +1,23 @@
-"""The game's version as polls and pages read it: right answers, one moment, the pool intact."""
+"""The game's version as polls and pages read it: right answers, one moment, the pool intact;
+a game's and a seat's unchanged poll answered before Flask, anything else as Flask answers it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from sqlalchemy import create_engine, func, insert, select, text, update
+from werkzeug.test import Client
 
 from scorekeeper.config import with_psycopg
 from scorekeeper.extensions import db
-from scorekeeper.games import actions
+from scorekeeper.games import actions, seat_links
 from scorekeeper.models import Buy, Game, Round
 from scorekeeper.rules.presets import MAY_I
-from scorekeeper.unchanged_poll import Links, LinksReader
+from scorekeeper.unchanged_poll import Links, LinksReader, UnchangedPoll
 from tests.databases import make_app
 from tests.web.test_games import HX, PLAYERS
 from tools.nginx_proxy import free_port
@@ -82,6 +85,7 @@ def test_a_database_out_of_reach_leaves_the_poll_to_flask(
     engine = create_engine(unreachable)
     try:
         assert LinksReader(engine).read(1) is None
+        assert LinksReader(engine).seat_links(1) is None
     finally:
         engine.dispose()
 
@@ -108,3 +112,65 @@ def test_a_page_reads_the_version_and_the_facts_of_one_moment(one_connection: Fl
             db.session.remove()
     finally:
         other.dispose()
+
+
+def fast_path(app: Flask) -> UnchangedPoll:
+    """The middleware that answers unchanged polls, inside the access log."""
+    poll: Any = app.wsgi_app
+    while not isinstance(poll, UnchangedPoll):
+        poll = poll.inner
+    return poll
+
+
+def answer_of(wsgi: Any, url: str) -> tuple[str, list[tuple[str, str]], bytes]:
+    """Status, headers and body a WSGI app gives a poll (htmx's)."""
+    answer = Client(wsgi).get(url, headers=HX)
+    return answer.status, sorted(answer.headers.to_wsgi_list()), answer.get_data()
+
+
+@pytest.fixture
+def seat_game(app: Flask) -> tuple[int, int, str]:
+    """A game with its seats' links: its id, version, and seat 1's link."""
+    with app.app_context():
+        game = actions.create_game(MAY_I, PLAYERS, 0)
+        found = game.id, game.version, seat_links.links_of(game.id)[1]
+        db.session.remove()
+    return found
+
+
+def test_a_seats_unchanged_poll_is_answered_before_flask_as_flask_answers_it(
+    app: Flask, seat_game: tuple[int, int, str]
+) -> None:
+    game_id, version, token = seat_game
+    url = f"/s/{game_id}/{token}/version?v={version}"
+    contexts: list[object] = []
+    request_context = app.request_context
+
+    def counted(environ: dict[str, Any]) -> Any:
+        contexts.append(environ)
+        return request_context(environ)
+
+    app.request_context = counted  # type: ignore[method-assign]
+    answered = answer_of(app.wsgi_app, url)
+    assert contexts == []  # no request context: Flask never saw it
+    assert answered == answer_of(fast_path(app).inner, url)  # Flask's own answer, to the byte
+    assert answered[0] == "200 OK" and answered[2] == b""
+    assert answer_of(app.wsgi_app, f"/s/{game_id}/{token}/version?v={version - 1}") != answered
+    assert len(contexts) == 2  # Flask's own answer, then another version's: Flask's alone
+
+
+def test_a_seat_link_that_opens_nothing_is_answered_as_flask_answers_it(
+    app: Flask, seat_game: tuple[int, int, str]
+) -> None:
+    """Never "unchanged": an unknown link 404, a replaced one 410, another game's 404."""
+    game_id, version, token = seat_game
+    with app.app_context():
+        other = actions.create_game(MAY_I, PLAYERS, 0)
+        others = seat_links.links_of(other.id)[1]
+        seat_links.rotate(game_id, 1)
+        db.session.remove()
+    wrong = token[:-1] + ("A" if token[-1] != "A" else "B")
+    for link, status in ((token, "410 GONE"), (wrong, "404 NOT FOUND"), (others, "404 NOT FOUND")):
+        url = f"/s/{game_id}/{link}/version?v={version}"
+        answered = answer_of(app.wsgi_app, url)
+        assert answered[0] == status and answered == answer_of(fast_path(app).inner, url)

@@ -1,0 +1,43 @@
+"""`make bench`'s cost table is produced: every row, ours beside the bare app (no callgrind)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+import cost_table
+
+
+@pytest.fixture(scope="module")
+def sides(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[float]]]:
+    """Each app's rows, one counted step a row, in this process on SQLite."""
+    folder = tmp_path_factory.mktemp("costs")
+    return {
+        side: cost_table.measure(side, f"sqlite:///{folder / side}.db", requests=1)
+        for side in ("ours", "bare")
+    }
+
+
+def test_every_row_is_measured_on_both_apps(sides: dict[str, dict[str, list[float]]]) -> None:
+    for figures in sides.values():
+        assert list(figures) == list(cost_table.ROWS)
+    assert sides["bare"]["unchanged poll of a game page"][0] == 0  # the static page
+    assert sides["bare"]["API buy + take-back (per request)"][0] == 2  # a row and its history
+    assert sides["ours"]["unchanged poll of a game page"][0] >= 1
+
+
+def test_the_table_gives_each_row_its_ratio(sides: dict[str, dict[str, list[float]]]) -> None:
+    ours, bare = (
+        {row: cost_table.Side(None, s) for row, (s, _n) in f.items()} for f in sides.values()
+    )
+    assert "| ours | bare | ratio |" in cost_table.table(ours, bare)
+    ours["score sheet"] = cost_table.Side(4e6, 1)
+    bare["score sheet"] = cost_table.Side(2e6, 1)
+    lines = cost_table.table(ours, bare).splitlines()
+    assert lines[0] == "| request | ours | bare | ratio | statements (ours / bare) |"
+    assert len(lines) == 2 + len(cost_table.ROWS)
+    assert "| score sheet | 4 M | 2 M | **0.50** | 1 / 1 |" in lines
+    assert lines[2].startswith("| unchanged poll of a game page | - | - | - | ")

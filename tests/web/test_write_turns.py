@@ -1,0 +1,139 @@
+"""SQLite's writers of one process take turns in the order they came (write_turns.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from flask import Flask
+
+from scorekeeper.database import lock_writes
+from scorekeeper.extensions import db
+from scorekeeper.write_turns import Turns
+
+WRITERS = 8
+
+
+def in_order(turns: Turns, holds: float = 0.0) -> list[int]:
+    """Start WRITERS writers one after another; the order in which their turns came."""
+    first = turns.wait(1)
+    assert first is not None
+    came: list[int] = []
+    threads = []
+    for number in range(WRITERS):
+
+        def writer(number: int = number) -> None:
+            ticket = turns.wait(5)
+            assert ticket is not None
+            came.append(number)
+            time.sleep(holds)
+            turns.end(ticket)
+
+        threads.append(threading.Thread(target=writer))
+        threads[-1].start()
+        time.sleep(0.02)  # each has drawn its ticket before the next comes
+    turns.end(first)
+    for thread in threads:
+        thread.join(10)
+    return came
+
+
+def test_writers_take_turns_in_the_order_they_came() -> None:
+    assert in_order(Turns(), holds=0.002) == list(range(WRITERS))
+
+
+def test_a_writer_that_stops_waiting_gives_up_its_place() -> None:
+    turns = Turns()
+    holder = turns.wait(1)
+    assert holder is not None and turns.wait(0.01) is None
+    after: list[int | None] = []
+    waiter = threading.Thread(target=lambda: after.append(turns.wait(5)))
+    waiter.start()
+    time.sleep(0.02)
+    turns.end(holder)
+    waiter.join(5)
+    assert after != [None] and after, "the writer after a gone one waited in vain"
+
+
+def test_no_turn_is_lost_when_it_comes_as_the_wait_runs_out() -> None:
+    turns, holding, errors = Turns(), [0], []
+    lock = threading.Lock()
+
+    def writer() -> None:
+        for _ in range(200):
+            ticket = turns.wait(0.0005)
+            if ticket is None:
+                continue
+            with lock:
+                holding[0] += 1
+                if holding[0] > 1:
+                    errors.append("two writers held the turn")
+            with lock:
+                holding[0] -= 1
+            turns.end(ticket)
+
+    threads = [threading.Thread(target=writer) for _ in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors and not any(thread.is_alive() for thread in threads)
+    assert turns.wait(1) is not None, "a turn was lost: the next writer waits for nobody"
+
+
+def begin_and_end(app: Flask, how: str) -> None:
+    """Take SQLite's write lock through the app, then commit, roll back or raise."""
+    with app.app_context():
+        lock_writes()
+        if how == "commit":
+            db.session.commit()
+        elif how == "rollback":
+            db.session.rollback()
+        else:
+            raise RuntimeError("the holder failed")
+
+
+@pytest.mark.parametrize("how", ["commit", "rollback", "raise"])
+def test_a_holder_passes_the_turn_however_it_ends(app: Flask, how: str) -> None:
+    if how == "raise":
+        with pytest.raises(RuntimeError):
+            begin_and_end(app, how)
+    else:
+        begin_and_end(app, how)
+    started = time.monotonic()
+    begin_and_end(app, "commit")  # a second writer waits for nobody
+    assert time.monotonic() - started < 1
+
+
+def test_writers_through_the_app_take_turns_in_order(app: Flask) -> None:
+    order: list[int] = []
+    with app.app_context():
+        lock_writes()  # the first holds while the others come
+
+        def writer(number: int) -> None:
+            with app.app_context():
+                lock_writes()
+                order.append(number)
+                db.session.commit()
+
+        threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.05)
+        db.session.commit()
+    for thread in threads:
+        thread.join(10)
+    assert order == list(range(WRITERS))
+
+
+@pytest.mark.storage
+def test_only_sqlite_writers_take_turns(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[float] = []
+    wait = Turns.wait
+    monkeypatch.setattr(Turns, "wait", lambda self, s: asked.append(s) or wait(self, s))
+    with app.app_context():
+        lock_writes()
+        db.session.commit()
+        sqlite = db.engine.dialect.name == "sqlite"
+    assert bool(asked) == sqlite
