@@ -9,20 +9,17 @@ from functools import lru_cache
 from typing import Any
 
 from babel import dates
+from babel.core import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
 from flask import Flask, current_app, request
-from flask.globals import _cv_request
+from flask.globals import _cv_app, _cv_request
 from flask_babel import (
     format_number,
     format_time,
     get_locale,
     get_translations,
-    gettext,
-    ngettext,
-    npgettext,
-    pgettext,
     to_user_timezone,
 )
 from jinja2.runtime import Context
@@ -71,24 +68,40 @@ def _escaped(value: str) -> str:
 
 
 def _render(message: Message, quote: Quote) -> str:
-    """The message in its context's wording if it has one, each value quoted for its place."""
+    """The message in its context's wording if it has one, each value quoted for its place.
+
+    From the request's kept catalog(), not Flask-Babel's gettext, which finds the catalog again
+    for every message (8 times a round screen: contract words, reminders, history). Issue 37
+    step 3 (`bench/request_costs.py --before main --requests 10 --databases sqlite`): the
+    round screen 22,924 -> 21,499 function calls a request (-6.2 %), the score sheet after a
+    change 32,143 -> 29,503 (-8.2 %).
+    """
     params = {
         key: _localized(value, quote, message.context) for key, value in message.params.items()
     }
     plural = message.plural is not None and message.count is not None
+    words = catalog()
+    if plural:
+        params.setdefault("num", message.count)
     if message.context is not None:
         if plural:
-            worded = npgettext(
-                message.context, message.template, message.plural, message.count, **params
+            worded = words.unpgettext(
+                message.context, message.template, message.plural, message.count
             )
         else:
-            worded = pgettext(message.context, message.template, **params)
-        if worded != _untranslated(message, params):
-            return str(worded)
+            worded = words.upgettext(message.context, message.template)
+        filled = _filled(worded, params)
+        if filled != _untranslated(message, params):
+            return filled
         # Untranslated in its context, a message comes back in English: use the plain words.
     if plural:
-        return str(ngettext(message.template, message.plural, message.count, **params))
-    return str(gettext(message.template, **params))
+        return _filled(words.ungettext(message.template, message.plural, message.count), params)
+    return _filled(words.ugettext(message.template), params)
+
+
+def _filled(words: str, params: dict[str, object]) -> str:
+    """Translated words with their values, as Flask-Babel's gettext fills them in."""
+    return str(words % params if params else words)
 
 
 def _untranslated(message: Message, params: dict[str, object]) -> str:
@@ -104,7 +117,7 @@ def _localized(value: object, quote: Quote, context: str | None = None) -> objec
     wording (gettext context) of the sentence they are part of, unless they have their own."""
     if isinstance(value, tuple):
         items = [str(_localized(item, quote, context)) for item in value]
-        return format_list(items, locale=str(get_locale()))
+        return format_list(items, locale=current_locale())
     if isinstance(value, Message):
         nested = replace(value, context=context) if context and not value.context else value
         return _render(nested, quote)
@@ -115,7 +128,28 @@ def _localized(value: object, quote: Quote, context: str | None = None) -> objec
 
 def current_locale() -> str:
     """The language code of this request, for <html lang> and the switcher."""
-    return str(get_locale())
+    return _code(request_locale())
+
+
+# Not game data: one code per language (four, and a few more asked for).
+@lru_cache(maxsize=16)
+def _code(locale: Locale | None) -> str:
+    return str(locale)
+
+
+def request_locale() -> Locale | None:
+    """Flask-Babel's get_locale(), read where it keeps the locale once it has chosen it.
+
+    get_locale() reaches that place through three context lookups on every call, and a round
+    screen asks about 145 times (each word, number, card letter and time). Issue 37 step 3
+    (`bench/request_costs.py --requests 10 --databases sqlite`, against _render's catalog()
+    alone): the round screen 21,499 -> 20,137 function calls a request (-6.3 %), the score
+    sheet after a change 29,503 -> 27,584 (-6.5 %), a poll after a change 11,347 -> 10,684.
+    """
+    app_context = _cv_app.get(None)
+    kept = getattr(app_context.g, "_flask_babel", None) if app_context is not None else None
+    locale: Locale | None = getattr(kept, "babel_locale", None)
+    return locale if locale is not None else get_locale()
 
 
 def number_text(value: object) -> str:
@@ -167,7 +201,7 @@ def catalog() -> NullTranslations:
         return get_translations()
     # Kept with the locale it is for: inside Flask-Babel's force_locale (or after refresh())
     # the locale is another object, and the catalog must follow it.
-    locale = get_locale()
+    locale = request_locale()
     kept: tuple[object, NullTranslations] | None = getattr(ctx, "scorekeeper_catalog", None)
     if kept is None or kept[0] is not locale:
         kept = (locale, get_translations())
