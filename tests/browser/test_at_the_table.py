@@ -146,8 +146,9 @@ def test_a_whole_round_with_the_keeper_in_a_seat(
     expect(history).to_contain_text(re.compile(r"Oma.*went out|went out.*Oma"))
 
 
-def test_seat_phones_hear_about_the_stock(slow_phones: Callable[[], Phone]) -> None:
-    keeper, bartholomeus = seated(slow_phones, "320x640-200%", players=2)
+@pytest.mark.parametrize("screen", SIZES)
+def test_seat_phones_hear_about_the_stock(slow_phones: Callable[[], Phone], screen: str) -> None:
+    keeper, bartholomeus = seated(slow_phones, screen, players=2)
     stock = bartholomeus.locator("#stock")
     expect(stock).to_contain_text("The stock has not run out this round.")
     keeper.get_by_role("button", name="The stock ran out").click()
