@@ -125,13 +125,13 @@ def test_a_seat_link_check_reads_the_live_links_and_the_newest_replaced_ones(
             replaced.append(seat_links.rotate(1, 1))
         db.session.remove()
     compared: list[int] = []
-    match = seat_links._match
+    match = seat_links.matching_seat
 
     def counted(token: str, found: Collection[tuple[int, str]]) -> object:
         compared.append(len(found))
         return match(token, found)
 
-    monkeypatch.setattr(seat_links, "_match", counted)
+    monkeypatch.setattr(seat_links, "matching_seat", counted)
     assert client.get(f"/s/1/{replaced[-1]}").status_code == 200
     assert compared == [3]  # the live link of each seat, not 153 rows
     assert client.get(f"/s/1/{replaced[-2]}").status_code == 410
