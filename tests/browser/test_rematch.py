@@ -5,8 +5,7 @@ on its own page there (its seat, the view), without anyone typing or sharing a l
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,30 +15,18 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.extensions import db
-from tests.browser.conftest import Phone, _fail_on
+from tests.browser.conftest import Phone, _fail_on, slowed
 from tests.conftest import make_app, serving
 from tests.tables.helpers import TIED_GAME
 
 pytestmark = pytest.mark.browser
 
-ANSWER_DELAY = 0.6  # seconds every answer waits, polls too, as on a slow phone network
 # One poll: its 2 s interval, its 600 ms answer and the next page's, with room for two shared
 # cores; a phone left to a second poll (or a reload by hand) would take longer than this.
 ONE_POLL_MS = 5_500
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 SMALL = ({"width": 320, "height": 640}, "200%")
 LARGE = ({"width": 390, "height": 844}, "100%")
-
-
-def delayed(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
-    """The app, with every answer sent ANSWER_DELAY after it was made."""
-
-    def slow(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        answer = app(environ, start_response)
-        time.sleep(ANSWER_DELAY)
-        return answer
-
-    return slow
 
 
 @dataclass
@@ -52,9 +39,9 @@ class Served:
 
 @pytest.fixture
 def slow_server(database_url: str, tmp_path: Path) -> Iterator[Served]:
-    """The app with CSRF on, every answer 600 ms late."""
+    """The app with CSRF on, every answer but a static file's 600 ms late (conftest.slowed)."""
     app = make_app(database_url, str(tmp_path), WTF_CSRF_ENABLED=True)
-    app.wsgi_app = delayed(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = slowed(app.wsgi_app)  # type: ignore[method-assign]
     with serving(app) as url:
         yield Served(app, url)
     with app.app_context():
