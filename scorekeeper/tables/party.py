@@ -61,7 +61,7 @@ def start(
         table_sizes(len(chosen), rules, tables)
         if not 1 <= rotate_every <= MOST_ROUNDS_PER_SEATING:
             raise RuleError(
-                msg(N_("Rotate after 1 to %(most)s rounds."), most=MOST_ROUNDS_PER_SEATING),
+                msg(N_("Move after 1 to %(most)s games."), most=MOST_ROUNDS_PER_SEATING),
                 field="rotate_every",
             )
         db.session.flush()  # the new people's ids

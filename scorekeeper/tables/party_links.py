@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -41,10 +40,7 @@ def open_person(party_id: int, token: str) -> tuple[CardParty, TablePlayer]:
             ).tuples()
         )
     )
-    found = None
-    for person_id, stored in rows:  # every row compared, so the time tells nothing
-        if secrets.compare_digest(token.encode(), stored.encode()):
-            found = person_id
+    found = seat_links.matching_seat(token, rows)  # every row compared, in constant time
     if party is None or found is None:
         raise LinkRefused(404, msg(UNKNOWN, id=party_id))
     return party, person_of(db.session.get_one(TablePlayer, found))
