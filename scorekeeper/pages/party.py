@@ -15,7 +15,7 @@ from ..rules.messages import N_, msg
 from ..rules.party_rotation import Rotation
 from ..rules.party_seating import Seating
 from ..tables import party, people
-from ..tables.party_evening import Evening, read_evening
+from ..tables.party_evening import Evening, changes_of, read_evening
 from ..tables.party_links import links_of
 from ..tables.rating import expected, table_ratings
 from .party_forms import PartyForm
@@ -104,6 +104,7 @@ def _context(evening: Evening) -> dict[str, Any]:
         "expected": places,
         "ratings": ratings,
         "fingerprint": fingerprint(evening),
+        "changes": changes_of(evening.party),
     }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -11,7 +11,15 @@ from sqlalchemy import select
 from ..extensions import db
 from ..games.facts import read_games
 from ..games.state import game_state, parsed_rules
-from ..models import CardParty, CardTable, PartyGame, PartyPerson, TablePlayer, person_of
+from ..models import (
+    CardParty,
+    CardTable,
+    PartyChange,
+    PartyGame,
+    PartyPerson,
+    TablePlayer,
+    person_of,
+)
 from ..rules.game_state import GameState
 from ..rules.party_end import evening_over
 from ..rules.party_rotation import Rotation, next_seating
@@ -135,7 +143,7 @@ def _with_proposal(evening: Evening) -> Evening:
         proposal = draw_seating(sorted(evening.names), sizes, party.seed)
     else:
         proposal = rule_proposal(evening)
-    return Evening(**{**evening.__dict__, "proposal": proposal})
+    return replace(evening, proposal=proposal)
 
 
 def rule_proposal(evening: Evening) -> Seating:
@@ -146,6 +154,12 @@ def rule_proposal(evening: Evening) -> Seating:
         return last
     rotation = Rotation(evening.party.rotation)
     return next_seating(rotation, last, evening.played, evening.party.seed + evening.round_number)
+
+
+def changes_of(party: CardParty) -> list[PartyChange]:
+    """The evening's own changes, newest first, for the table to see."""
+    query = select(PartyChange).where(PartyChange.party_id == party.id)
+    return list(db.session.scalars(query.order_by(PartyChange.version.desc())))
 
 
 def _present(party: CardParty) -> list[int]:

@@ -81,6 +81,9 @@ def test_draw_again_and_a_swap_change_the_seating_before_the_start(
     assert swapped[0][0] == second and swapped[2][0] == first
     assert swapped[1] == redrawn[1]
     assert count(app, PartyChange) == 3 and version_of(app) == 3
+    page = text(client.get(party_url).get_data(as_text=True))
+    assert f"{first} and {second} swapped seats." in page
+    assert "The seating was drawn again." in page and "started with 11 people" in page
 
 
 def test_confirming_starts_one_game_per_table_with_its_own_decks(
