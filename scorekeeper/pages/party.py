@@ -15,7 +15,7 @@ from ..rules.messages import N_, msg
 from ..rules.party_rotation import Rotation
 from ..rules.party_seating import Seating
 from ..tables import party, people
-from ..tables.party_evening import Evening, changes_of, read_evening
+from ..tables.party_evening import Evening, changes_of, poll_mark, read_evening
 from ..tables.party_links import links_of
 from ..tables.rating import expected, table_ratings
 from .party_forms import PartyForm
@@ -103,15 +103,9 @@ def _context(evening: Evening) -> dict[str, Any]:
         "editable": table_access().can_edit,
         "expected": places,
         "ratings": ratings,
-        "fingerprint": fingerprint(evening),
+        "fingerprint": evening.mark,
         "changes": changes_of(evening.party),
     }
-
-
-def fingerprint(evening: Evening) -> str:
-    """What a poll compares: the evening's version and its games' (both only grow)."""
-    games = sum(t.game.facts.version for tables in evening.rounds for t in tables)
-    return f"{evening.party.version}.{games}.{int(evening.ended)}"
 
 
 @bp.get(EVENING)
@@ -124,10 +118,10 @@ def show(table_id: int, party_id: int) -> Response:
 @bp.get(f"{EVENING}/live")
 def live(table_id: int, party_id: int) -> Response:
     """The evening's region when anything changed since the page's `v`, else nothing."""
-    evening = read_evening(g.table, _party(party_id))
-    if request.args.get("v") == fingerprint(evening):
+    found = _party(party_id)
+    if request.args.get("v") == poll_mark(found):  # one query while nothing changed
         return unchanged()
-    return respond(PAGE, REGION, **_context(evening))
+    return respond(PAGE, REGION, **_context(read_evening(g.table, found)))
 
 
 @bp.get(f"{EVENING}/links")

@@ -8,9 +8,8 @@ from flask import Blueprint, abort, g, request
 from werkzeug.wrappers import Response
 
 from ..link_tokens import LinkRefused
-from ..tables.party_evening import read_evening
+from ..tables.party_evening import poll_mark, read_evening
 from ..tables.party_links import open_person, seat_tonight, table_of
-from .party import fingerprint
 from .rendering import respond, unchanged
 
 PERSON = "/p/<int:party_id>/<token>"
@@ -48,7 +47,7 @@ def _context() -> dict[str, Any]:
         "person": g.person,
         "seat": seat_tonight(evening, g.person),
         "tonight": evening.tonight(key),
-        "fingerprint": fingerprint(evening),
+        "fingerprint": evening.mark,
     }
 
 
@@ -61,7 +60,6 @@ def show(token: str) -> Response:
 @bp.get("/live")
 def live(token: str) -> Response:
     """The person's region when the evening changed since the page's `v`, else nothing."""
-    context = _context()
-    if request.args.get("v") == context["fingerprint"]:
+    if request.args.get("v") == poll_mark(g.party):  # one query while nothing changed
         return unchanged()
-    return respond(PAGE, REGION, **context)
+    return respond(PAGE, REGION, **_context())

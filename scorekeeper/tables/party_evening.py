@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..extensions import db
 from ..games.facts import read_games
@@ -14,6 +14,7 @@ from ..games.state import game_state, parsed_rules
 from ..models import (
     CardParty,
     CardTable,
+    Game,
     PartyChange,
     PartyGame,
     PartyPerson,
@@ -61,7 +62,6 @@ class Evening:
     played: tuple[TableGame, ...]
     standings: tuple[PartyRow, ...]
     proposal: Seating | None  # None while a round is being played or once it has ended
-    last_change: datetime
     ended: bool
 
     @property
@@ -78,6 +78,12 @@ class Evening:
     def waiting_for(self) -> tuple[int, ...]:
         """The tables of this round still playing, which every other table waits for."""
         return tuple(table.number for table in self.current if not table.finished)
+
+    @property
+    def mark(self) -> str:
+        """What a poll compares (poll_mark reads the same in one query)."""
+        versions = sum(t.game.facts.version for tables in self.rounds for t in tables)
+        return _mark(self.party, versions, self.ended)
 
     def tonight(self, key: str) -> Tonight:
         """One person's games, tables, places and opponents tonight."""
@@ -115,15 +121,37 @@ def read_evening(table: CardTable, party: CardParty, now: datetime | None = None
         for t in tables
         if t.finished
     )
-    last = max([_aware(party.updated_at), *(_aware(s.facts.updated_at) for s in states.values())])
-    ended = party.state == "ended" or evening_over(
-        last, now or datetime.now(UTC), _aware(party.ended_at) if party.ended_at else None
-    )
+    newest = max((_aware(s.facts.updated_at) for s in states.values()), default=None)
+    ended = _ended(party, newest, now)
     rules = evening_rules(party)
     standings = party_standings(list(names), played)
     frozen = tuple(tuple(t) for t in rounds)
-    evening = Evening(party, rules, names, frozen, played, standings, None, last, ended)
+    evening = Evening(party, rules, names, frozen, played, standings, None, ended)
     return _with_proposal(evening)
+
+
+def poll_mark(party: CardParty, now: datetime | None = None) -> str:
+    """The evening's mark for a poll in one query: its version, its games' versions (both only
+    grow, so their sum moves with any change) and whether it has ended."""
+    query = (
+        select(func.coalesce(func.sum(Game.version), 0), func.max(Game.updated_at))
+        .join(PartyGame, PartyGame.game_id == Game.id)
+        .where(PartyGame.party_id == party.id)
+    )
+    versions, newest = db.session.execute(query).one()
+    return _mark(party, int(versions), _ended(party, newest, now))
+
+
+def _mark(party: CardParty, versions: int, ended: bool) -> str:
+    """The evening's version, its games' and whether it has ended, as one word."""
+    return f"{party.version}.{versions}.{int(ended)}"
+
+
+def _ended(party: CardParty, newest: datetime | None, now: datetime | None = None) -> bool:
+    """Ended by the organiser, or 6 hours after the evening or any of its games last changed."""
+    last = max([_aware(party.updated_at), *([_aware(newest)] if newest else [])])
+    ended_at = _aware(party.ended_at) if party.ended_at else None
+    return party.state == "ended" or evening_over(last, now or datetime.now(UTC), ended_at)
 
 
 def evening_rules(party: CardParty) -> RuleSet:

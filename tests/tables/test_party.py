@@ -104,6 +104,8 @@ def test_confirming_starts_one_game_per_table_with_its_own_decks(
     assert decks == [3, 2]  # May I? deals 3 decks to 7 players, 2 to 6
     page = client.get(party_url).get_data(as_text=True)
     assert "Scorekeeper of table 1" in text(page) and games[0].url in page
+    share = client.get(f"{games[1].url}/share").get_data(as_text=True)
+    assert f'href="{games[1].url}/share"' in page and "Seat links" in text(share)
 
 
 def test_a_confirm_drawn_on_an_older_evening_is_refused_with_409(
