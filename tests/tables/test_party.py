@@ -315,3 +315,20 @@ def test_a_persons_page_polls_and_changes_when_their_round_starts(
     moved = client.get(poll.group(1), headers=fragment).get_data(as_text=True)
     assert 'id="my-seat"' in moved and "<html" not in moved
     assert "<html" in client.get(poll.group(1)).get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", ["Kartenabend", "Sitzordnung für Runde 1", "Neu auslosen"]),
+        ("nl", ["Kaartavond", "Tafelindeling voor ronde 1", "Opnieuw loten"]),
+        ("es", ["Velada de cartas", "Mesas de la ronda 1", "Volver a sortear"]),
+    ],
+)
+def test_the_evening_speaks_the_tables_language(
+    client: FlaskClient, language: str, words: list[str]
+) -> None:
+    _, party_url = start_party(client, ELEVEN)
+    page = client.get(party_url, headers={"Accept-Language": language}).get_data(as_text=True)
+    assert all(word in page for word in words), language
+    assert "Draw again" not in page and "Seating for round" not in page
