@@ -7,19 +7,16 @@ from typing import Any
 from flask import Blueprint, abort, g, request, url_for
 from werkzeug.wrappers import Response
 
-from ..games.refusals import status_of
 from ..i18n import translate
 from ..models import CardParty
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.party_rotation import Rotation
-from ..rules.party_seating import Seating
 from ..tables import party, people
 from ..tables.party_evening import Evening, changes_of, poll_mark, read_evening
 from ..tables.party_links import links_of
 from ..tables.rating import expected, table_ratings
 from .party_forms import PartyForm
-from .posted import BadField, posted_int
 from .remembered_rule_sets import rules_by_key
 from .rendering import go_to, respond, unchanged
 from .table_door import TABLE, protect_table, require_table_edit, table_access
@@ -30,7 +27,7 @@ EVENING = "/<int:party_id>"
 PAGE, REGION = "party/show.html", "party/_evening.html"
 
 
-def _party(party_id: int) -> CardParty:
+def party_of(party_id: int) -> CardParty:
     """The table's evening of this id; 404 for another table's or none."""
     try:
         return party.find(g.table, party_id)
@@ -90,7 +87,7 @@ def _refused_at(form: PartyForm, error: RuleError) -> None:
         field.errors = [*field.errors, translate(error.message)]
 
 
-def _context(evening: Evening) -> dict[str, Any]:
+def evening_context(evening: Evening) -> dict[str, Any]:
     """What the evening's page and its live region show."""
     ratings = table_ratings(g.table)
     places: dict[int, int] = {}
@@ -111,87 +108,25 @@ def _context(evening: Evening) -> dict[str, Any]:
 @bp.get(EVENING)
 def show(table_id: int, party_id: int) -> Response:
     """Show the evening: the seating to confirm, each table's game, the standings, live."""
-    evening = read_evening(g.table, _party(party_id))
-    return respond(PAGE, REGION, **_context(evening))
+    evening = read_evening(g.table, party_of(party_id))
+    return respond(PAGE, REGION, **evening_context(evening))
 
 
 @bp.get(f"{EVENING}/live")
 def live(table_id: int, party_id: int) -> Response:
     """The evening's region when anything changed since the page's `v`, else nothing."""
-    found = _party(party_id)
+    found = party_of(party_id)
     if request.args.get("v") == poll_mark(found):  # one query while nothing changed
         return unchanged()
-    return respond(PAGE, REGION, **_context(read_evening(g.table, found)))
+    return respond(PAGE, REGION, **evening_context(read_evening(g.table, found)))
 
 
 @bp.get(f"{EVENING}/links")
 def links(table_id: int, party_id: int) -> Response:
     """Each person's own link for tonight, with its QR code, for the organiser to hand out."""
     require_table_edit()
-    found = _party(party_id)
+    found = party_of(party_id)
     evening = read_evening(g.table, found)
     tokens = links_of(found)
     page = "party/links.html"
     return respond(page, page, table=g.table, evening=evening, tokens=tokens)
-
-
-def _changed(party_id: int, change: str) -> Response:
-    """Run one of the evening's changes; a refusal shows the evening with the message."""
-    require_table_edit()
-    found = _party(party_id)
-    version = posted_int("version")
-    if version is None:
-        raise BadField("version")
-    try:
-        if change == "redraw":
-            party.redraw(g.table, found, version)
-        elif change == "swap":
-            party.swap(g.table, found, version, _person("first"), _person("second"))
-        elif change == "confirm":
-            party.confirm(g.table, found, version, _seating())
-        else:
-            party.end(g.table, found, version)
-    except RuleError as error:
-        evening = read_evening(g.table, found)
-        error_at = {error.field or "form": [translate(error.message)]}
-        return respond(PAGE, REGION, status_of(error), errors=error_at, **_context(evening))
-    return go_to(url_for("party.show", table_id=g.table.id, party_id=found.id))
-
-
-def _person(field: str) -> str:
-    """A person's key posted for a swap."""
-    person = posted_int(field)
-    return "" if person is None else str(person)
-
-
-def _seating() -> Seating:
-    """The seating the page showed, posted as person ids: "1,2,3;4,5,6"."""
-    raw = request.form.get("seating", "")
-    try:
-        return tuple(tuple(str(int(p)) for p in t.split(",")) for t in raw.split(";") if t)
-    except ValueError:
-        raise BadField("seating") from None
-
-
-@bp.post(f"{EVENING}/redraw")
-def redraw(table_id: int, party_id: int) -> Response:
-    """Draw the proposed seating again."""
-    return _changed(party_id, "redraw")
-
-
-@bp.post(f"{EVENING}/swap")
-def swap(table_id: int, party_id: int) -> Response:
-    """Swap two people of the proposed seating."""
-    return _changed(party_id, "swap")
-
-
-@bp.post(f"{EVENING}/confirm")
-def confirm(table_id: int, party_id: int) -> Response:
-    """Confirm the proposed seating: each table's game starts."""
-    return _changed(party_id, "confirm")
-
-
-@bp.post(f"{EVENING}/end")
-def end(table_id: int, party_id: int) -> Response:
-    """End the evening."""
-    return _changed(party_id, "end")
