@@ -13,7 +13,7 @@ from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
 from ..rules.party_rotation import Rotation
 from ..tables import party, people
-from ..tables.party_evening import Evening, changes_of, poll_mark, read_evening
+from ..tables.party_evening import Evening, changes_of, find_party, poll_mark, read_evening
 from ..tables.party_links import links_of
 from ..tables.rating import expected, table_ratings
 from .party_forms import PartyForm
@@ -30,7 +30,7 @@ PAGE, REGION = "party/show.html", "party/_evening.html"
 def party_of(party_id: int) -> CardParty:
     """The table's evening of this id; 404 for another table's or none."""
     try:
-        return party.find(g.table, party_id)
+        return find_party(g.table, party_id)
     except LookupError:
         abort(404)
 

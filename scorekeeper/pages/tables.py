@@ -8,7 +8,8 @@ from flask import Blueprint, g, request, url_for
 from werkzeug.wrappers import Response
 
 from ..rules.errors import RuleError
-from ..tables import games, party, people
+from ..tables import games, people
+from ..tables.party_evening import evenings
 from .forms import NewGameForm
 from .games import start_from_form
 from .posted import page_from
@@ -61,7 +62,7 @@ def show(table_id: int) -> Response:
         people=people.people(g.table),
         similar=people.similar(g.table),
         merged=people.merged(g.table),
-        evenings=party.evenings(g.table),
+        evenings=evenings(g.table),
     )
 
 

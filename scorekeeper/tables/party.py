@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 
 from ..database import lock_table
 from ..extensions import db
@@ -18,7 +18,6 @@ from ..games import actions
 from ..games.refusals import Conflict
 from ..link_tokens import new_token
 from ..models import (
-    LARGEST_INTEGER,
     CardParty,
     CardTable,
     PartyChange,
@@ -207,17 +206,3 @@ def _people_present(
             field="people",
         )
     return unique
-
-
-def find(table: CardTable, party_id: int) -> CardParty:
-    """One of this table's evenings; another table's is not found (404 at the door)."""
-    party = db.session.get(CardParty, party_id) if party_id <= LARGEST_INTEGER else None
-    if party is None or party.table_id != table.id:
-        raise LookupError(party_id)
-    return party
-
-
-def evenings(table: CardTable) -> list[CardParty]:
-    """The table's evenings, newest first."""
-    query = select(CardParty).where(CardParty.table_id == table.id)
-    return list(db.session.scalars(query.order_by(CardParty.id.desc())))

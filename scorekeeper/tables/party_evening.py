@@ -12,6 +12,7 @@ from ..extensions import db
 from ..games.facts import read_games
 from ..games.state import game_state, parsed_rules
 from ..models import (
+    LARGEST_INTEGER,
     CardParty,
     CardTable,
     Game,
@@ -152,6 +153,20 @@ def _ended(party: CardParty, newest: datetime | None, now: datetime | None = Non
     last = max([_aware(party.updated_at), *([_aware(newest)] if newest else [])])
     ended_at = _aware(party.ended_at) if party.ended_at else None
     return party.state == "ended" or evening_over(last, now or datetime.now(UTC), ended_at)
+
+
+def find_party(table: CardTable, party_id: int) -> CardParty:
+    """One of this table's evenings; another table's is not found (404 at the door)."""
+    party = db.session.get(CardParty, party_id) if party_id <= LARGEST_INTEGER else None
+    if party is None or party.table_id != table.id:
+        raise LookupError(party_id)
+    return party
+
+
+def evenings(table: CardTable) -> list[CardParty]:
+    """The table's evenings, newest first."""
+    query = select(CardParty).where(CardParty.table_id == table.id)
+    return list(db.session.scalars(query.order_by(CardParty.id.desc())))
 
 
 def evening_rules(party: CardParty) -> RuleSet:

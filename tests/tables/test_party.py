@@ -332,3 +332,17 @@ def test_the_evening_speaks_the_tables_language(
     page = client.get(party_url, headers={"Accept-Language": language}).get_data(as_text=True)
     assert all(word in page for word in words), language
     assert "Draw again" not in page and "Seating for round" not in page
+
+
+def test_every_two_games_keeps_the_seating_for_a_second_round(
+    app: Flask, client: FlaskClient
+) -> None:
+    _, party_url = start_party(
+        client, ["Anna", "Ben", "Carla", "Dan", "Eva", "Fritz", "Gina"], rotate_every="2"
+    )
+    confirm(client, party_url)
+    first = games_of(app, client, 1)
+    for game in first:
+        finish(game, game.names)
+    confirm(client, party_url)
+    assert [g.names for g in games_of(app, client, 2)] == [g.names for g in first]
