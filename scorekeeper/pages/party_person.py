@@ -4,62 +4,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, g, request
+from flask import Blueprint, abort, request
 from werkzeug.wrappers import Response
 
 from ..link_tokens import LinkRefused
+from ..models import CardParty, TablePlayer
 from ..tables.party_evening import poll_mark, read_evening
 from ..tables.party_links import open_person, seat_tonight, table_of
 from .rendering import respond, unchanged
 
-PERSON = "/p/<int:party_id>/<token>"
-bp = Blueprint("party_person", __name__, url_prefix=PERSON)
+bp = Blueprint("party_person", __name__, url_prefix="/p/<int:party_id>/<token>")
 PAGE, REGION = "party/person.html", "party/_person.html"
 
 
-@bp.url_value_preprocessor
-def _open(_endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Open the person's link in the URL: 404 for any other; it changes nothing."""
-    if not values:
-        return
+def _opened(party_id: int, token: str) -> tuple[CardParty, TablePlayer]:
+    """The evening and person the link opens; 404 for any other link. It changes nothing."""
     try:
-        g.party, g.person = open_person(values.pop("party_id"), values["token"])
-        g.person_token = values["token"]
+        return open_person(party_id, token)
     except LinkRefused as refusal:
         abort(refusal.status)
 
 
-@bp.url_defaults
-def _link_in_url(_endpoint: str, values: dict[str, Any]) -> None:
-    """Build the page's URLs with the link it came in through."""
-    if "party" in g and "party_id" not in values:
-        values["party_id"] = g.party.id
-        values.setdefault("token", g.person_token)
-
-
-def _context() -> dict[str, Any]:
+def _context(party: CardParty, person: TablePlayer, token: str) -> dict[str, Any]:
     """The person's seat now, their evening so far, and the standings."""
-    table = table_of(g.party)
-    evening = read_evening(table, g.party)
-    key = str(g.person.id)
+    evening = read_evening(table_of(party), party)
     return {
         "evening": evening,
-        "person": g.person,
-        "seat": seat_tonight(evening, g.person),
-        "tonight": evening.tonight(key),
+        "person": person,
+        "token": token,
+        "seat": seat_tonight(evening, person),
+        "tonight": evening.tonight(str(person.id)),
         "fingerprint": evening.mark,
     }
 
 
 @bp.get("")
-def show(token: str) -> Response:
+def show(party_id: int, token: str) -> Response:
     """Show where the person sits now, with the link to their seat, live."""
-    return respond(PAGE, REGION, **_context())
+    return respond(PAGE, REGION, **_context(*_opened(party_id, token), token))
 
 
 @bp.get("/live")
-def live(token: str) -> Response:
+def live(party_id: int, token: str) -> Response:
     """The person's region when the evening changed since the page's `v`, else nothing."""
-    if request.args.get("v") == poll_mark(g.party):  # one query while nothing changed
+    party, person = _opened(party_id, token)
+    if request.args.get("v") == poll_mark(party):  # one query while nothing changed
         return unchanged()
-    return respond(PAGE, REGION, **_context())
+    return respond(PAGE, REGION, **_context(party, person, token))
