@@ -68,8 +68,8 @@ LIMITS = {
         "RATELIMIT_NEW_GAMES",
         (
             "games.create",
-            "games.replay",
-            "tables.start",
+            "game.replay",
+            "table.start",
             "api.games_create",
             "api.table_games_create",
         ),
@@ -89,7 +89,7 @@ LIMITS = {
     # Each entry and call redraws every phone of the game.
     "seat-writes": Limited(
         "RATELIMIT_SEAT_WRITES",
-        ("seats.call", "seat_hands.enter", "api.seat_calls_create", "api.seat_hand_update"),
+        ("seat.call", "seat.hand.enter", "api.seat_calls_create", "api.seat_hand_update"),
         seat_link,
         accepted,
     ),
@@ -97,9 +97,9 @@ LIMITS = {
     "link-replacements": Limited(
         "RATELIMIT_LINK_REPLACEMENTS",
         (
-            "links.replace",
-            "seat_links.replace",
-            "table_links.replace",
+            "game.links.replace",
+            "game.seat_links.replace",
+            "table.links.replace",
             "api.links_create",
             "api.seat_links_create",
             "api.table_links_create",
