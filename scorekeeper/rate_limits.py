@@ -97,9 +97,9 @@ LIMITS = {
     "link-replacements": Limited(
         "RATELIMIT_LINK_REPLACEMENTS",
         (
-            "game.links.replace",
+            "game.replace_link",
             "game.seat_links.replace",
-            "table.links.replace",
+            "table.replace_link",
             "api.links_create",
             "api.seat_links_create",
             "api.table_links_create",

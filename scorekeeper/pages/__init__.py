@@ -31,7 +31,6 @@ from . import (
 
 # The pages behind a link, each nested under its door, which checks the link once for all.
 for page in (
-    game_door.links,
     buys.bp,
     buys.arbiter_bp,
     changes.bp,
@@ -47,7 +46,7 @@ for page in (
 ):
     game_door.door.register_blueprint(page)
 seats.door.register_blueprint(seat_hands.bp)
-for page in (table_door.links, people.bp, downloads.table_bp):
+for page in (people.bp, downloads.table_bp):
     table_door.door.register_blueprint(page)
 
 

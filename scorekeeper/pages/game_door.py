@@ -32,7 +32,7 @@ GAMES = LinkDoor(
     session_key="games",
     most=REMEMBERED_GAMES,
     page="game.show",
-    share_page="game.links.show",
+    share_page="game.share",
     opens=_check,
     unremembered=("game.version",),  # a poll is no visit
 )
@@ -58,17 +58,14 @@ def openable_games() -> list[GameState]:
     ]
 
 
-links = Blueprint("links", __name__)
-
-
-@links.get("/share")
-def show(game_id: int) -> Response:
+@door.get("/share")
+def share(game_id: int) -> Response:
     """Show the game's links with QR codes: the view link to all, the edit link to editors."""
     state = open_for_read(game_id, current_access())
     return respond("games/share.html", "games/share.html", state=state)
 
 
-@links.get("/links/<role>")
+@door.get("/links/<role>")
 def confirm_replace(game_id: int, role: str) -> Response:
     """Say what replacing a link does before it is done: the old link stops working."""
     role_named(role)
@@ -78,8 +75,8 @@ def confirm_replace(game_id: int, role: str) -> Response:
     return respond("games/replace_link.html", "games/replace_link.html", state=state, role=role)
 
 
-@links.post("/links/<role>")
-def replace(game_id: int, role: str) -> Response:
+@door.post("/links/<role>")
+def replace_link(game_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""
     replacing = role_named(role)
     replaced = actions.rotate_link(open_for_change(game_id, current_access()), replacing).facts

@@ -165,7 +165,7 @@ def replace(game_id: int) -> Response:
     if seat is None or seat not in seat_links.links_of(game_id):
         abort(404)
     seat_links.rotate(game_id, seat)
-    return redirect(url_for("game.links.show", game_id=game_id) + "#seat-links", code=303)
+    return redirect(url_for("game.share", game_id=game_id) + "#seat-links", code=303)
 
 
 def _calls_refused(state: GameState, error: RuleError) -> Response:

@@ -39,7 +39,7 @@ TABLES = LinkDoor(
     session_key="tables",
     most=REMEMBERED_TABLES,
     page="table.show",
-    share_page="table.links.show",
+    share_page="table.share",
     opens=_check,
 )
 # Every page of a table is nested under it (pages/__init__.py): the link is checked once here.
@@ -54,11 +54,8 @@ def current_table() -> CardTable:
     return access.table
 
 
-links = Blueprint("links", __name__)
-
-
-@links.get("/share")
-def show(table_id: int) -> Response:
+@door.get("/share")
+def share(table_id: int) -> Response:
     """Show the table's links with QR codes: the view link to all, the edit link to editors."""
     editable = TABLES.access().can_edit
     return respond(
@@ -66,8 +63,8 @@ def show(table_id: int) -> Response:
     )
 
 
-@links.post("/links/<role>")
-def replace(table_id: int, role: str) -> Response:
+@door.post("/links/<role>")
+def replace_link(table_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""
     replacing = role_named(role)
     TABLES.require_edit()
