@@ -156,7 +156,7 @@ def assert_problem(response: TestResponse, status: int, field: str | None = None
 
 def assert_link_refused(response: TestResponse) -> Any:
     """A token that opens nothing: 401 with RFC 6750's invalid_token, the same answer whether
-    the game or table is there or not (api/access.py), so no one learns which ids exist."""
+    the game or table is there or not (api/base.refused), so no one learns which ids exist."""
     problem = assert_problem(response, 401)
     assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
     return problem
