@@ -8,8 +8,18 @@ from ..games import actions
 from ..games.history import Actor, ChangeKind, actor_of, changes, describe
 from ..games.opening import open_for_change, open_for_read, reread
 from .answers import Game, GameCreated, Links, links_of, with_links
-from .base import GAME, Answer, Count, Said, Timestamp, With, answer, answer_list, documented
-from .base import game_access as access
+from .base import (
+    GAME,
+    Answer,
+    Count,
+    Said,
+    Timestamp,
+    With,
+    answer,
+    answer_list,
+    documented,
+    game_access,
+)
 from .fields import GameRuleSet, RuleSetToken
 from .reading import Action, LinkChange, Seating, read
 from .rulesets import chosen
@@ -63,7 +73,7 @@ def games_create() -> tuple[Response, int, dict[str, str]]:
 @documented({200: Game})
 def games_show(game_id: int) -> tuple[Response, int]:
     """Show a game: table, rules, the round now, rounds played, totals and standings."""
-    opened = access(game_id, change=False)
+    opened = game_access(game_id, change=False)
     state = open_for_read(game_id, opened)
     return answer(with_links(Game.of(state), state, opened))
 
@@ -72,14 +82,14 @@ def games_show(game_id: int) -> tuple[Response, int]:
 @documented({200: GameVersion})
 def version_show(game_id: int) -> tuple[Response, int]:
     """Say the game's version from its row alone: poll this, fetch the game when it moves."""
-    return answer(GameVersion.model_validate(access(game_id, change=False)))
+    return answer(GameVersion.model_validate(game_access(game_id, change=False)))
 
 
 @bp.post(f"{GAME}/links/<any(edit, view):role>")
 @documented({200: Links}, LinkChange)
 def links_create(game_id: int, role: str) -> tuple[Response, int]:
     """Replace the edit or view link (edit link only); the old one answers 410 from now on."""
-    state = open_for_change(game_id, access(game_id, change=True))
+    state = open_for_change(game_id, game_access(game_id, change=True))
     read(LinkChange)  # its version is taken; a new link conflicts with no other change
     replaced = actions.rotate_link(state, "edit" if role == "edit" else "view").facts
     return answer(Links.model_validate(replaced))
@@ -89,7 +99,7 @@ def links_create(game_id: int, role: str) -> tuple[Response, int]:
 @documented({200: Game}, Action)
 def undo_create(game_id: int) -> tuple[Response, int]:
     """Undo the newest change that is not yet undone."""
-    state = open_for_change(game_id, access(game_id, change=True))
+    state = open_for_change(game_id, game_access(game_id, change=True))
     undo = read(Action)
     undone = actions.undo_last(state, undo.action_id, undo.version)
     # A repeated action id changed nothing: the game as it stands is `state`, read with the lock.
@@ -100,7 +110,7 @@ def undo_create(game_id: int) -> tuple[Response, int]:
 @documented({200: list[Change]})
 def history_index(game_id: int) -> tuple[Response, int]:
     """List the game's changes, newest first, each as the table reads it."""
-    state = open_for_read(game_id, access(game_id, change=False))
+    state = open_for_read(game_id, game_access(game_id, change=False))
     names, regular = state.names, len(state.rules.rounds)
     return answer_list(
         [
