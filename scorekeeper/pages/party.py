@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, g, request, url_for
+from flask import Blueprint, abort, request, url_for
 from werkzeug.wrappers import Response
 
 from ..i18n import translate
@@ -19,10 +19,9 @@ from ..tables.rating import expected, table_ratings
 from .party_forms import PartyForm
 from .remembered_rule_sets import rules_by_key
 from .rendering import go_to, respond, unchanged
-from .table_door import TABLE, protect_table, require_table_edit, table_access
+from .table_door import TABLES, current_table
 
-bp = Blueprint("party", __name__, url_prefix=f"{TABLE}/party")
-protect_table(bp)
+bp = Blueprint("party", __name__, url_prefix="/party")  # under the table's door
 EVENING = "/<int:party_id>"
 PAGE, REGION = "party/show.html", "party/_evening.html"
 
@@ -30,28 +29,28 @@ PAGE, REGION = "party/show.html", "party/_evening.html"
 def party_of(party_id: int) -> CardParty:
     """The table's evening of this id; 404 for another table's or none."""
     try:
-        return find_party(g.table, party_id)
+        return find_party(current_table(), party_id)
     except LookupError:
         abort(404)
 
 
 def _new_page(form: PartyForm, status: int = 200) -> Response:
     """The start form, as typed."""
-    return respond("party/new.html", "party/new.html", status, form=form, table=g.table)
+    return respond("party/new.html", "party/new.html", status, form=form, table=current_table())
 
 
 @bp.get("/new")
 def new(table_id: int) -> Response:
     """Show the form to start a card party with the people present."""
-    require_table_edit()
-    return _new_page(PartyForm(people.people(g.table)))
+    TABLES.require_edit()
+    return _new_page(PartyForm(people.people(current_table())))
 
 
 @bp.post("")
 def start(table_id: int) -> Response:
     """Start an evening and show its drawn seating."""
-    require_table_edit()
-    form = PartyForm(people.people(g.table))
+    TABLES.require_edit()
+    form = PartyForm(people.people(current_table()))
     if not form.validate():
         return _new_page(form, 422)
     try:
@@ -59,7 +58,7 @@ def start(table_id: int) -> Response:
         if rules is None:  # deleted on another phone since the form was shown
             raise RuleError(msg(N_("There is no rule set %(key)s."), key=form.ruleset.data))
         started = party.start(
-            g.table,
+            current_table(),
             rules,
             form.people.data or [],
             form.names(),
@@ -70,7 +69,7 @@ def start(table_id: int) -> Response:
     except RuleError as error:
         _refused_at(form, error)
         return _new_page(form, 422)
-    return go_to(url_for("party.show", table_id=g.table.id, party_id=started.id))
+    return go_to(url_for("table.party.show", table_id=current_table().id, party_id=started.id))
 
 
 # The rules' and the people service's fields, as the start form names them.
@@ -89,15 +88,15 @@ def _refused_at(form: PartyForm, error: RuleError) -> None:
 
 def evening_context(evening: Evening) -> dict[str, Any]:
     """What the evening's page and its live region show."""
-    ratings = table_ratings(g.table)
+    ratings = table_ratings(current_table())
     places: dict[int, int] = {}
     if ratings and evening.proposal:
         for seated in evening.proposal:
             places |= expected([int(key) for key in seated], ratings)
     return {
-        "table": g.table,
+        "table": current_table(),
         "evening": evening,
-        "editable": table_access().can_edit,
+        "editable": TABLES.access().can_edit,
         "expected": places,
         "ratings": ratings,
         "fingerprint": evening.mark,
@@ -108,7 +107,7 @@ def evening_context(evening: Evening) -> dict[str, Any]:
 @bp.get(EVENING)
 def show(table_id: int, party_id: int) -> Response:
     """Show the evening: the seating to confirm, each table's game, the standings, live."""
-    evening = read_evening(g.table, party_of(party_id))
+    evening = read_evening(current_table(), party_of(party_id))
     return respond(PAGE, REGION, **evening_context(evening))
 
 
@@ -118,15 +117,15 @@ def live(table_id: int, party_id: int) -> Response:
     found = party_of(party_id)
     if request.args.get("v") == poll_mark(found):  # one query while nothing changed
         return unchanged()
-    return respond(PAGE, REGION, **evening_context(read_evening(g.table, found)))
+    return respond(PAGE, REGION, **evening_context(read_evening(current_table(), found)))
 
 
 @bp.get(f"{EVENING}/links")
 def links(table_id: int, party_id: int) -> Response:
     """Each person's own link for tonight, with its QR code, for the organiser to hand out."""
-    require_table_edit()
+    TABLES.require_edit()
     found = party_of(party_id)
-    evening = read_evening(g.table, found)
+    evening = read_evening(current_table(), found)
     tokens = links_of(found)
     page = "party/links.html"
-    return respond(page, page, table=g.table, evening=evening, tokens=tokens)
+    return respond(page, page, table=current_table(), evening=evening, tokens=tokens)

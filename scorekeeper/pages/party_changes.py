@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, g, request, url_for
+from flask import Blueprint, request, url_for
 from werkzeug.wrappers import Response
 
 from ..games.refusals import status_of
@@ -17,28 +17,27 @@ from ..tables.party_evening import read_evening
 from .party import EVENING, PAGE, REGION, evening_context, party_of
 from .posted import BadField, posted_int
 from .rendering import go_to, respond
-from .table_door import TABLE, protect_table, require_table_edit
+from .table_door import TABLES, current_table
 
-bp = Blueprint("party_changes", __name__, url_prefix=f"{TABLE}/party")
-protect_table(bp)
+bp = Blueprint("party_changes", __name__, url_prefix="/party")  # under the table's door
 Change = Callable[[CardTable, CardParty, int], object]
 
 
 def _changed(party_id: int, change: Change) -> Response:
     """Run one of the evening's changes on the version the page showed; a refusal shows the
     evening again with the message (409 for an older page, 422 for the rules')."""
-    require_table_edit()
+    TABLES.require_edit()
     found = party_of(party_id)
     version = posted_int("version")
     if version is None:
         raise BadField("version")
     try:
-        change(g.table, found, version)
+        change(current_table(), found, version)
     except RuleError as error:
-        context = evening_context(read_evening(g.table, found))
+        context = evening_context(read_evening(current_table(), found))
         errors = {error.field or "form": [translate(error.message)]}
         return respond(PAGE, REGION, status_of(error), errors=errors, **context)
-    return go_to(url_for("party.show", table_id=g.table.id, party_id=found.id))
+    return go_to(url_for("table.party.show", table_id=current_table().id, party_id=found.id))
 
 
 def _person(field: str) -> str:
