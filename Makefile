@@ -62,7 +62,7 @@ extract: install
 	$(BIN)/python tools/english_catalog.py
 	$(BIN)/python tools/sheet_context.py copy
 
-# Migrate, backing the database up first when a migration is due (scorekeeper/upgrades.py).
+# Migrate, backing the database up first when a migration is due (scorekeeper/hosting/upgrades.py).
 db: $(APP_STAMP) translations
 	$(BIN)/scorekeeper migrate
 

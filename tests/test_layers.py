@@ -35,8 +35,7 @@ LAYERS = {
     **dict.fromkeys(
         [
             *("extensions", "config", "database", "models", "i18n", "collation", "kept"),
-            *("schema", "database_copies", "instance_backup", "upgrades", "write_turns"),
-            "rate_counts",
+            *("version", "write_turns", "rate_counts"),
         ],
         INFRASTRUCTURE,
     ),
@@ -50,8 +49,7 @@ LAYERS = {
     **dict.fromkeys(
         [
             *("__init__", "cli", "security", "error_pages", "assets", "rate_limits"),
-            *("unchanged_poll", "access_log", "health", "lan", "servers"),
-            *("command_options", "instance_move"),
+            *("unchanged_poll", "hosting"),
         ],
         APP,
     ),
@@ -203,7 +201,14 @@ def test_the_front_doors_read_no_game_through_the_orm(path: Path) -> None:
 KEEPERS = {"kept.py", "games/opening.py", "pages/kept_regions.py", "tables/record.py"}
 # The memoizers of what is no game data: rule text, words and numbers, files, models, names.
 MEMOIZERS = {
-    *("games/state.py", "i18n.py", "assets.py", "collation.py", "schema.py", "api/reading.py"),
+    *(
+        "games/state.py",
+        "i18n.py",
+        "assets.py",
+        "collation.py",
+        "hosting/schema.py",
+        "api/reading.py",
+    ),
     *("rules/ruleset_json.py", "tables/backup_rows.py"),
 }
 
@@ -249,7 +254,7 @@ def test_a_map_of_a_module_of_its_own_is_caught() -> None:
     assert keeps_game_data(here, "from collections import OrderedDict")
     assert keeps_game_data(here, "from cachetools import LRUCache")
     assert keeps_game_data(here, "from ..kept import keep_state")
-    assert keeps_game_data(PACKAGE / "cli.py", "from .kept import keep_state")
+    assert keeps_game_data(PACKAGE / "hosting" / "cli.py", "from ..kept import keep_state")
     assert not keeps_game_data(here, "from functools import lru_cache")
 
 
