@@ -209,7 +209,7 @@ MEMOIZERS = {
         "hosting/schema.py",
         "api/reading.py",
     ),
-    *("rules/ruleset_json.py", "tables/backup_rows.py"),
+    *("rules/ruleset_json.py", "tables/backup/write.py"),
 }
 
 

@@ -12,7 +12,7 @@ from flask import Flask
 from pydantic import TypeAdapter
 from werkzeug.routing import AnyConverter, IntegerConverter, Rule
 
-from ..tables.backup_format import Backup
+from ..tables.backup.format import Backup
 from .answers import Conflict, Problem
 from .ruleset_schema import BoundedSchema
 

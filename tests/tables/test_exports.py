@@ -14,7 +14,7 @@ from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round, RoundResult
-from scorekeeper.tables.export import _tiebreak_cells
+from scorekeeper.tables.record_csv import _tiebreak_cells
 from tests.tables.helpers import BEN_WINS, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
