@@ -115,6 +115,20 @@ def test_the_table_page_and_record_ask_the_same_number_of_queries_for_more_games
     assert len(five) == len(one)
 
 
+def test_a_backup_reads_as_many_statements_for_five_games_as_for_one(
+    app: Flask, client: FlaskClient
+) -> None:
+    url = open_table(client)
+    play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    with counted(app) as one:
+        assert client.get(f"{url}/backup.json").status_code == 200
+    for _ in range(4):
+        play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
+    with counted(app) as five:
+        assert client.get(f"{url}/backup.json").status_code == 200
+    assert len(five) == len(one)
+
+
 def test_a_tiebreakers_row_says_who_went_out_and_what_each_other_player_held() -> None:
     went_out = Round(results=[RoundResult(seat=0, points=15), RoundResult(seat=2, went_out=True)])
     held = Round(results=[RoundResult(seat=0, points=15), RoundResult(seat=2, points=5)])
