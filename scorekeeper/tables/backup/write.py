@@ -8,7 +8,7 @@ already here, refuse a file that clashes with it, and write the rest with one ex
 kind of row in one short transaction; the ids a later kind needs are read back in one query
 (SQLite would run an INSERT … RETURNING one row at a time). On SQLite, 2,000 games (106,000
 rows) cost 0.5 s of CPU under the lock instead of 0.9 s through SQLAlchemy's own executemany
-(bench/restore.py; docs/TABLE_RESTORE.md has the figures). Nothing already stored is changed:
+(docs/TABLE_RESTORE.md has the figures and the bench). Nothing already stored is changed:
 not the table, its links, a person (name, merge) or a game.
 """
 
