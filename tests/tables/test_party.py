@@ -22,6 +22,7 @@ from scorekeeper.models import (
     TablePlayer,
     utcnow,
 )
+from scorekeeper.security import LINK_PREFIXES, redact_links
 from tests.tables.party_helpers import (
     confirm,
     finish,
@@ -191,8 +192,9 @@ def test_a_persons_link_follows_them_to_their_next_table(app: Flask, client: Fla
     links = client.get(f"{party_url}/links").get_data(as_text=True)
     first = re.findall(r'value="(http://localhost/p/1/[^"]+)"', links)
     assert len(first) == 11
-    waiting = client.get(first[0]).get_data(as_text=True)
-    assert "The next seating is being drawn" in text(waiting)
+    opened = client.get(first[0])
+    assert opened.headers["Cache-Control"] == "no-store"
+    assert "The next seating is being drawn" in text(opened.get_data(as_text=True))
     confirm(client, party_url)
     games = games_of(app, client, 1)
     for game in games:
@@ -346,3 +348,9 @@ def test_every_two_games_keeps_the_seating_for_a_second_round(
         finish(game, game.names)
     confirm(client, party_url)
     assert [g.names for g in games_of(app, client, 2)] == [g.names for g in first]
+
+
+def test_a_persons_link_is_no_cached_page_and_no_log_line() -> None:
+    assert "/p/" in LINK_PREFIXES
+    line = '"GET /p/3/Abc_def-1234567890abcdefghijkl/live?v=2.14.0 HTTP/1.1" 200 -'
+    assert redact_links(line) == '"GET /p/3/…/live?v=2.14.0 HTTP/1.1" 200 -'
