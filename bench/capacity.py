@@ -1,0 +1,211 @@
+"""What 10,000 live tables need, from the figures `make bench` measured in the same run.
+
+A live table is the cost table's table-minute: 4 phones polling every 2 s, one of them (the
+writer) changing something every 15 s, so 4 changes and 124 requests a minute. From
+bench/cost_table.py's saved figures (`--save`; instructions, statements, transactions and
+requests a table-minute) and this machine's measured instructions a CPU second, it puts:
+
+- the app's cores: instructions a table-minute ÷ instructions a second, × tables ÷ 60;
+- PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, as today
+  (every poll reads the game's version and links: one autocommit statement) and with a version
+  map shared by every process (not built: polls would then never reach the database);
+- the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
+  is needed in front of PostgreSQL.
+
+With bench/proxy_tables.py's saved `--tables` run it also puts what the model predicts for
+that run's requests beside what its server processes spent (CPU seconds from /proc), and
+scales the run's nginx and PostgreSQL CPU a table-minute to the 10,000 tables.
+
+The instructions a second are measured here: the SQLite table-minute played natively in a
+process of its own (one hash seed, as under callgrind), its CPU time (time.process_time, the
+least of --minutes) against the instructions callgrind counted for the same steps.
+
+Run: .venv/bin/python bench/capacity.py --costs sqlite.json [--costs postgresql.json]
+[--run tables.json] [--tables 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import operator
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+MINUTE = "a table-minute (1 writer, 4 changes; 4 phones polling every 2 s)"
+THREADS, POOL_MOST = 8, 15  # `serve`'s threads a process; SQLAlchemy's pool: 5 + 10 overflow
+MAX_CONNECTIONS = 100  # PostgreSQL's default max_connections
+
+
+def minute_cpu_seconds(minutes: int) -> float:
+    """The least CPU seconds of one SQLite table-minute played natively, as the cost table
+    plays it (in a child process with the cost table's hash seed)."""
+    command = [sys.executable, __file__, "--child", str(minutes)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def child(minutes: int) -> None:
+    """Print the least CPU seconds of `minutes` counted table-minutes, after one warm."""
+    from cost_table import our_steps
+    from request_costs import ROOT, app_on
+
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as folder:
+        app, counter = app_on(ROOT, f"sqlite:///{Path(folder) / 'capacity.db'}")
+        counter.profiling = False
+        minute = our_steps(app)[MINUTE]
+        spent = []
+
+        def count(work: Any) -> Any:
+            started = time.process_time()
+            done = operator.call(work)
+            spent.append(time.process_time() - started)
+            return done
+
+        minute(0, lambda work: work())
+        for i in range(minutes):
+            minute(i + 1, count)
+    print(min(spent))
+
+
+def model(costs: dict[str, Any], per_second: float, tables: int) -> dict[str, float]:
+    """What `tables` live tables need on this database, by the cost table's figures."""
+    ours = costs["ours"][MINUTE]
+    cpu = ours["instructions"] / per_second  # CPU seconds a table-minute
+    cores = tables * cpu / 60
+    workers = max(1, math.ceil(cores))
+    return {
+        "cpu": cpu,
+        "requests": tables * ours["requests"] / 60,
+        "cores": cores,
+        "workers": workers,
+        "tps": tables * ours["transactions"] / 60,
+        "tps with a version map": tables * (ours["transactions"] - ours["poll_reads"]) / 60,
+        "statements a second": tables * ours["statements"] / 60,
+        "connections": workers * THREADS,
+    }
+
+
+def report(costs: list[dict[str, Any]], run: dict[str, Any] | None, args: Any) -> None:
+    """Print the model for each database, and the run against it."""
+    sqlite = next(c for c in costs if c["database"] == "sqlite")
+    instructions = sqlite["ours"][MINUTE]["instructions"]
+    cpu = minute_cpu_seconds(args.minutes)
+    per_second = instructions / cpu
+    print(f"\n## {args.tables:,} live tables (load {os.getloadavg()[0]:.1f})\n")
+    print(
+        f"Measured: the SQLite table-minute, {instructions / 1e6:.0f} M instructions "
+        f"(callgrind), took {cpu * 1000:.0f} ms of CPU natively (least of {args.minutes}): "
+        f"{per_second / 1e9:.2f} G instructions a CPU second on this machine's core.\n"
+    )
+    print("| database | CPU a table-minute | requests/s | app cores | processes | "
+          "PostgreSQL TPS (today / version map) | connections |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    models = {}
+    for each in costs:
+        m = models[each["database"]] = model(each, per_second, args.tables)
+        tps = (
+            f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}"
+            if each["database"] == "postgresql"
+            else "-"
+        )
+        connections = f"{m['connections']:,} (most {m['workers'] * POOL_MOST:,})"
+        print(
+            f"| {each['database']} | {m['cpu'] * 1000:.0f} ms | {m['requests']:,.0f} | "
+            f"{m['cores']:.1f} | {m['workers']} × {THREADS} threads | {tps} | "
+            f"{connections if each['database'] == 'postgresql' else '-'} |"
+        )
+    if "postgresql" not in models:
+        return
+    m = models["postgresql"]
+    pooled = m["connections"] > MAX_CONNECTIONS
+    print(
+        f"\nPgBouncer: {'needed' if pooled else 'not needed'}: {m['workers']} processes × "
+        f"{THREADS} threads hold {m['connections']:,} connections (up to {POOL_MOST} each: "
+        f"{m['workers'] * POOL_MOST:,}) against PostgreSQL's default max_connections of "
+        f"{MAX_CONNECTIONS}."
+    )
+    if run:
+        compare(run, costs, per_second, m, args.tables)
+
+
+def compare(
+    run: dict[str, Any], costs: list[dict[str, Any]], per_second: float, m: dict[str, float],
+    tables: int,
+) -> None:  # fmt: skip
+    """The run's CPU and transactions against the model's for the requests it served."""
+    ours = next(c for c in costs if c["database"] == "postgresql")["ours"][MINUTE]
+    minutes = run["requests"] / ours["requests"]  # table-minutes the run served
+    predicted = minutes * ours["instructions"] / per_second
+    measured = run["servers cpu"]
+    transactions = minutes * ours["transactions"]
+    offered = run["tables"] * run["phones"] / 2 + run["tables"] / 15  # requests a second
+    print(
+        f"\n### The run: {run['tables']} tables of {run['phones']} phones behind nginx, "
+        f"{run['seconds']:.0f} s (load {run['load']:.1f})\n"
+    )
+    print("| | model | measured | measured ÷ model |")
+    print("| --- | --- | --- | --- |")
+    print(
+        f"| requests a second | {offered:.0f} offered | {run['requests'] / run['seconds']:.0f} "
+        f"(p99 {run['p99_ms']:.0f} ms, {run['errors']} errors) | "
+        f"{run['requests'] / run['seconds'] / offered:.2f} |"
+    )
+    print(
+        f"| server processes' CPU | {predicted:.1f} s | {measured:.1f} s | "
+        f"**{measured / predicted:.2f}** |"
+    )
+    print(
+        f"| PostgreSQL transactions | {transactions:,.0f} | {run['transactions']:,.0f} | "
+        f"{run['transactions'] / transactions:.2f} |"
+    )
+
+    def cores(cpu: float) -> str:
+        """Cores for `tables` tables, at cpu seconds over the run's table-minutes."""
+        return f"{tables * cpu / minutes / 60:.1f}"
+
+    per_minute = ", ".join(
+        f"{name} {run[f'{key} cpu'] / minutes * 1000:.0f} ms"
+        for name, key in (("server processes", "servers"), ("nginx", "nginx"),
+                          ("PostgreSQL", "postgresql"), ("the client", "client"))
+    )  # fmt: skip
+    print(
+        f"\nThe run's CPU a table-minute served: {per_minute}. Scaled to {tables:,} tables: "
+        f"server processes {cores(measured)} cores (the model: {m['cores']:.1f}), nginx "
+        f"{cores(run['nginx cpu'])}, PostgreSQL {cores(run['postgresql cpu'])}."
+    )
+
+
+def main() -> None:
+    """Read the saved figures, measure this machine's instructions a second, print the model."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--costs", type=Path, action="append", default=[], help="cost_table.py --save"
+    )
+    parser.add_argument("--run", type=Path, help="proxy_tables.py --tables … --save")
+    parser.add_argument("--tables", type=int, default=10_000)
+    parser.add_argument("--minutes", type=int, default=3, help="native table-minutes timed")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+        return
+    costs = [json.loads(path.read_text()) for path in args.costs if path.exists()]
+    if not any(c["database"] == "sqlite" and c["ours"][MINUTE]["instructions"] for c in costs):
+        print("capacity model skipped: no SQLite cost table with instructions (--costs)")
+        return
+    run = json.loads(args.run.read_text()) if args.run and args.run.exists() else None
+    report(costs, run, args)
+
+
+if __name__ == "__main__":
+    main()
