@@ -3,22 +3,27 @@
 A live table is the cost table's table-minute: 4 phones polling every 2 s, one of them (the
 writer) changing something every 15 s, so 4 changes and 124 requests a minute. From
 bench/cost_table.py's saved figures (`--save`; instructions, statements, transactions and
-requests a table-minute) and this machine's measured instructions a CPU second, it puts:
+requests a table-minute), it puts:
 
-- the app's cores: instructions a table-minute ÷ instructions a second, × tables ÷ 60;
+- the server processes' cores: a table-minute's CPU seconds × tables ÷ 60, where a
+  table-minute's CPU is its instructions ÷ this machine's instructions a CPU second, plus a
+  served request's CPU beyond its instructions (gunicorn's parsing, the sockets, the kernel's
+  share) for each of its requests;
 - PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, as today
   (every poll reads the game's version and links: one autocommit statement) and with a version
   map shared by every process (not built: polls would then never reach the database);
 - the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
   is needed in front of PostgreSQL.
 
-With bench/proxy_tables.py's saved `--tables` run it also puts what the model predicts for
-that run's requests beside what its server processes spent (CPU seconds from /proc), and
-scales the run's nginx and PostgreSQL CPU a table-minute to the 10,000 tables.
+Measured here, in processes of their own: the instructions a second, from the SQLite
+table-minute played natively (one hash seed, as under callgrind; the least CPU time of
+--minutes, time.process_time) against the instructions callgrind counted for the same steps;
+the serving, as the CPU a `scorekeeper serve` process (one gunicorn worker, PostgreSQL)
+spends on --polls unchanged polls over keep-alive (from /proc) less their instructions.
 
-The instructions a second are measured here: the SQLite table-minute played natively in a
-process of its own (one hash seed, as under callgrind), its CPU time (time.process_time, the
-least of --minutes) against the instructions callgrind counted for the same steps.
+With bench/proxy_tables.py's saved `--tables` run it also puts what the model predicts for
+the requests that run served beside what its server processes spent, and scales the run's
+nginx and PostgreSQL CPU a table-minute to the 10,000 tables.
 
 Run: .venv/bin/python bench/capacity.py --costs sqlite.json [--costs postgresql.json]
 [--run tables.json] [--tables 10000]
@@ -35,10 +40,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from client import HX, unchanged
+from process_cpu import Spent, pids_where, with_environment
 
 MINUTE = "a table-minute (1 writer, 4 changes; 4 phones polling every 2 s)"
 THREADS, POOL_MOST = 8, 15  # `serve`'s threads a process; SQLAlchemy's pool: 5 + 10 overflow
@@ -77,75 +86,115 @@ def child(minutes: int) -> None:
     print(min(spent))
 
 
-def model(costs: dict[str, Any], per_second: float, tables: int) -> dict[str, float]:
-    """What `tables` live tables need on this database, by the cost table's figures."""
+def served_poll_seconds(admin_url: str, polls: int) -> float:
+    """CPU seconds one unchanged poll costs a `scorekeeper serve` process (one gunicorn worker
+    on a scratch PostgreSQL database, as the proxy recipe's settings), polled over one
+    keep-alive connection: the app's work and gunicorn's (parsing, sockets, the kernel's)."""
+    from client import Client, Phone
+    from proxy_tables import PREFIX_SETTING, migrate, new_game, ours
+    from run import scratch_databases
+
+    from tools.nginx_proxy import scorekeeper
+
+    prefix = f"bench-{uuid.uuid4().hex}"
+    with scratch_databases("postgresql", ["served"], admin_url) as urls:
+        settings = {**ours(urls["served"], prefix), "SCOREKEEPER_WORKERS": "1"}
+        migrate(settings)
+        with scorekeeper(settings, quiet=True) as port:
+            phone = Phone(Client(port), new_game(port).removeprefix("/scores"))
+            phone.open()
+            spent = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
+            for _warm_then_counted in range(2):
+                spent.start()
+                for _ in range(polls):
+                    if not unchanged(phone.client.get(phone.poller, HX)):
+                        raise SystemExit("a served poll found a change")
+                spent.stop()
+    return spent.seconds / polls
+
+
+def model(
+    costs: dict[str, Any], per_second: float, serving: float, tables: int
+) -> dict[str, float]:
+    """What `tables` live tables need on this database, by the cost table's figures and a
+    served request's CPU beyond its instructions (`serving`, seconds)."""
     ours = costs["ours"][MINUTE]
-    cpu = ours["instructions"] / per_second  # CPU seconds a table-minute
+    app = ours["instructions"] / per_second  # CPU seconds a table-minute in the app
+    cpu = app + ours["requests"] * serving
     cores = tables * cpu / 60
     workers = max(1, math.ceil(cores))
     return {
+        "app": app,
         "cpu": cpu,
         "requests": tables * ours["requests"] / 60,
         "cores": cores,
         "workers": workers,
         "tps": tables * ours["transactions"] / 60,
         "tps with a version map": tables * (ours["transactions"] - ours["poll_reads"]) / 60,
-        "statements a second": tables * ours["statements"] / 60,
         "connections": workers * THREADS,
     }
 
 
 def report(costs: list[dict[str, Any]], run: dict[str, Any] | None, args: Any) -> None:
     """Print the model for each database, and the run against it."""
-    sqlite = next(c for c in costs if c["database"] == "sqlite")
-    instructions = sqlite["ours"][MINUTE]["instructions"]
+    found = {c["database"]: c for c in costs}
+    instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
     cpu = minute_cpu_seconds(args.minutes)
     per_second = instructions / cpu
     print(f"\n## {args.tables:,} live tables (load {os.getloadavg()[0]:.1f})\n")
     print(
-        f"Measured: the SQLite table-minute, {instructions / 1e6:.0f} M instructions "
-        f"(callgrind), took {cpu * 1000:.0f} ms of CPU natively (least of {args.minutes}): "
-        f"{per_second / 1e9:.2f} G instructions a CPU second on this machine's core.\n"
+        f"- This machine's core: the SQLite table-minute, {instructions / 1e6:.0f} M "
+        f"instructions (callgrind), took {cpu * 1000:.0f} ms of CPU natively (least of "
+        f"{args.minutes}): {per_second / 1e9:.2f} G instructions a CPU second."
     )
-    print("| database | CPU a table-minute | requests/s | app cores | processes | "
-          "PostgreSQL TPS (today / version map) | connections |")  # fmt: skip
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    models = {}
-    for each in costs:
-        m = models[each["database"]] = model(each, per_second, args.tables)
-        tps = (
-            f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}"
-            if each["database"] == "postgresql"
-            else "-"
-        )
-        connections = f"{m['connections']:,} (most {m['workers'] * POOL_MOST:,})"
+    serving = 0.0
+    if "postgresql" in found:
+        served = served_poll_seconds(args.postgres_url, args.polls)
+        poll = found["postgresql"]["ours"]["unchanged poll of a game page"]["instructions"]
+        serving = served - poll / per_second
         print(
-            f"| {each['database']} | {m['cpu'] * 1000:.0f} ms | {m['requests']:,.0f} | "
-            f"{m['cores']:.1f} | {m['workers']} × {THREADS} threads | {tps} | "
-            f"{connections if each['database'] == 'postgresql' else '-'} |"
+            f"- Serving: an unchanged poll served by one gunicorn worker (PostgreSQL, "
+            f"{args.polls} over keep-alive) cost {served * 1e3:.2f} ms of the process's CPU, "
+            f"its instructions in-process {poll / per_second * 1e3:.2f} ms: "
+            f"{serving * 1e3:.2f} ms a request is serving (gunicorn, sockets, the kernel)."
         )
-    if "postgresql" not in models:
+    print(
+        "\n| database | CPU a table-minute (app + serving) | requests/s | cores | processes "
+        "| PostgreSQL TPS (today / version map) | connections |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, each in found.items():
+        m = model(each, per_second, serving, args.tables)
+        postgres = name == "postgresql"
+        tps = f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}" if postgres else "-"
+        most = m["workers"] * POOL_MOST
+        connections = f"{m['connections']:,} (at most {most:,})" if postgres else "-"
+        print(
+            f"| {name} | {m['cpu'] * 1000:.0f} ms ({m['app'] * 1000:.0f} + "
+            f"{(m['cpu'] - m['app']) * 1000:.0f}) | {m['requests']:,.0f} | {m['cores']:.1f} | "
+            f"{m['workers']} × {THREADS} threads | {tps} | {connections} |"
+        )
+    if "postgresql" not in found:
         return
-    m = models["postgresql"]
+    m = model(found["postgresql"], per_second, serving, args.tables)
     pooled = m["connections"] > MAX_CONNECTIONS
     print(
         f"\nPgBouncer: {'needed' if pooled else 'not needed'}: {m['workers']} processes × "
-        f"{THREADS} threads hold {m['connections']:,} connections (up to {POOL_MOST} each: "
-        f"{m['workers'] * POOL_MOST:,}) against PostgreSQL's default max_connections of "
-        f"{MAX_CONNECTIONS}."
+        f"{THREADS} threads hold {m['connections']:,} connections (up to {POOL_MOST} each) "
+        f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
     if run:
-        compare(run, costs, per_second, m, args.tables)
+        compare(run, found["postgresql"], per_second, serving, m, args.tables)
 
 
 def compare(
-    run: dict[str, Any], costs: list[dict[str, Any]], per_second: float, m: dict[str, float],
-    tables: int,
+    run: dict[str, Any], costs: dict[str, Any], per_second: float, serving: float,
+    m: dict[str, float], tables: int,
 ) -> None:  # fmt: skip
     """The run's CPU and transactions against the model's for the requests it served."""
-    ours = next(c for c in costs if c["database"] == "postgresql")["ours"][MINUTE]
+    ours = costs["ours"][MINUTE]
     minutes = run["requests"] / ours["requests"]  # table-minutes the run served
-    predicted = minutes * ours["instructions"] / per_second
+    predicted = minutes * (ours["instructions"] / per_second + ours["requests"] * serving)
     measured = run["servers cpu"]
     transactions = minutes * ours["transactions"]
     offered = run["tables"] * run["phones"] / 2 + run["tables"] / 15  # requests a second
@@ -168,6 +217,8 @@ def compare(
         f"| PostgreSQL transactions | {transactions:,.0f} | {run['transactions']:,.0f} | "
         f"{run['transactions'] / transactions:.2f} |"
     )
+    if "sessions" in run:
+        print(f"| PostgreSQL sessions opened | 0 | {run['sessions']} | |")
 
     def cores(cpu: float) -> str:
         """Cores for `tables` tables, at cpu seconds over the run's table-minutes."""
@@ -194,6 +245,8 @@ def main() -> None:
     parser.add_argument("--run", type=Path, help="proxy_tables.py --tables … --save")
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--minutes", type=int, default=3, help="native table-minutes timed")
+    parser.add_argument("--polls", type=int, default=2000, help="served polls timed")
+    parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -20,8 +20,8 @@ table-minute: 4 phones polling every 2 s, one of them changing something every 1
 `--seconds` after 10 s of warm-up, and measures what the measured part cost in CPU seconds
 read from /proc (bench/process_cpu.py): the `scorekeeper serve` processes and their workers,
 nginx, this database's PostgreSQL backends and the client, and PostgreSQL's own count of
-transactions (pg_stat_database); `--save FILE` keeps them for bench/capacity.py. Everything
-listens on 127.0.0.1.
+transactions and sessions (pg_stat_database); `--save FILE` keeps them for bench/capacity.py.
+Everything listens on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -102,6 +102,15 @@ def ours(url: str, prefix: str) -> dict[str, str]:
     }
 
 
+def migrate(settings: dict[str, str]) -> None:
+    """`scorekeeper migrate` on the database these settings name."""
+    migrated = subprocess.run(
+        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
+        env={**os.environ, **settings}, capture_output=True, check=False,
+    )  # fmt: skip
+    assert migrated.returncode == 0, migrated.stderr
+
+
 def new_game(port: int) -> str:
     """A game of eight in round 3 (two rounds played); its round screen behind the proxy."""
     client = Client(port)
@@ -160,11 +169,7 @@ def most_held(steps: list[Step]) -> int:
 def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dict[str, list[Step]]:
     """Both stacks behind their nginx at once, measured in turn."""
     settings = ours(urls["ours"], f"bench-{uuid.uuid4().hex}")
-    migrated = subprocess.run(
-        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
-        env={**os.environ, **settings}, capture_output=True, check=False,
-    )  # fmt: skip
-    assert migrated.returncode == 0, migrated.stderr
+    migrate(settings)
     with ExitStack() as stack:
         ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
         proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
@@ -189,11 +194,7 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
     """args.tables live tables of ours behind nginx, once; what the measured part cost."""
     prefix = f"bench-{uuid.uuid4().hex}"
     settings = ours(url, prefix)
-    migrated = subprocess.run(
-        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
-        env={**os.environ, **settings}, capture_output=True, check=False,
-    )  # fmt: skip
-    assert migrated.returncode == 0, migrated.stderr
+    migrate(settings)
     database = urlsplit(url).path.lstrip("/")
     with ExitStack() as stack, psycopg.connect(args.postgres_url, autocommit=True) as admin:
         ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
@@ -205,9 +206,12 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
             sql = "SELECT pid FROM pg_stat_activity WHERE datname = %s"
             return [row[0] for row in admin.execute(sql, (database,))]
 
-        def transactions() -> int:
-            sql = "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s"
-            return int(admin.execute(sql, (database,)).fetchone()[0])  # type: ignore[index]
+        def counted() -> tuple[int, int]:
+            """PostgreSQL's transactions and sessions (connections opened) on the database."""
+            sql = "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database "
+            row = admin.execute(sql + "WHERE datname = %s", (database,)).fetchone()
+            assert row is not None
+            return int(row[0]), int(row[1])
 
         nginx_folder = str(folder / "ours")
         spent = {
@@ -221,7 +225,8 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
         def measuring(on: bool) -> None:
             for each in spent.values():
                 each.start() if on else each.stop()
-            now = {"wall": time.monotonic(), "transactions": transactions()}
+            now: dict[str, float] = dict(zip(("transactions", "sessions"), counted(), strict=True))
+            now["wall"] = time.monotonic()
             for name, value in now.items():
                 marks[name] = value if on else value - marks[name]
 
@@ -232,7 +237,8 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
     found.update(tables=args.tables, phones=args.phones, seconds=marks["wall"])
     found.update(requests=len(samples.seconds), errors=samples.errors, p99_ms=samples.p99_ms())
     late = sorted(samples.late)
-    found.update(transactions=marks["transactions"], late_p99_ms=late[int(len(late) * 0.99)] * 1000)
+    found.update(transactions=marks["transactions"], sessions=marks["sessions"])
+    found["late_p99_ms"] = late[int(len(late) * 0.99)] * 1000
     found["server processes"] = spent["servers"].processes
     return found
 
