@@ -16,14 +16,16 @@ requests a table-minute), it puts:
   is needed in front of PostgreSQL.
 
 Measured here, in processes of their own: the instructions a second, from the SQLite
-table-minute played natively (one hash seed, as under callgrind; the least CPU time of
+table-minute played natively (one hash seed, as under callgrind; the median CPU time of
 --minutes, time.process_time) against the instructions callgrind counted for the same steps;
 the serving, as the CPU a `scorekeeper serve` process (one gunicorn worker, PostgreSQL)
-spends on --polls unchanged polls over keep-alive (from /proc) less their instructions.
+spends on an unchanged poll over keep-alive (from /proc; the median of 3 batches of --polls)
+less its instructions. Medians, not least times: the run this checks is as loaded as the
+machine is.
 
 With bench/proxy_tables.py's saved `--tables` run it also puts what the model predicts for
 the requests that run served beside what its server processes spent, and scales the run's
-nginx and PostgreSQL CPU a table-minute to the 10,000 tables.
+nginx CPU a table-minute to the 10,000 tables.
 
 Run: .venv/bin/python bench/capacity.py --costs sqlite.json [--costs postgresql.json]
 [--run tables.json] [--tables 10000]
@@ -36,6 +38,7 @@ import json
 import math
 import operator
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,7 +58,7 @@ MAX_CONNECTIONS = 100  # PostgreSQL's default max_connections
 
 
 def minute_cpu_seconds(minutes: int) -> float:
-    """The least CPU seconds of one SQLite table-minute played natively, as the cost table
+    """The median CPU seconds of one SQLite table-minute played natively, as the cost table
     plays it (in a child process with the cost table's hash seed)."""
     command = [sys.executable, __file__, "--child", str(minutes)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -64,7 +67,7 @@ def minute_cpu_seconds(minutes: int) -> float:
 
 
 def child(minutes: int) -> None:
-    """Print the least CPU seconds of `minutes` counted table-minutes, after one warm."""
+    """Print the median CPU seconds of `minutes` counted table-minutes, after one warm."""
     from cost_table import our_steps
     from request_costs import ROOT, app_on
 
@@ -83,13 +86,14 @@ def child(minutes: int) -> None:
         minute(0, lambda work: work())
         for i in range(minutes):
             minute(i + 1, count)
-    print(min(spent))
+    print(statistics.median(spent))
 
 
 def served_poll_seconds(admin_url: str, polls: int) -> float:
     """CPU seconds one unchanged poll costs a `scorekeeper serve` process (one gunicorn worker
     on a scratch PostgreSQL database, as the proxy recipe's settings), polled over one
-    keep-alive connection: the app's work and gunicorn's (parsing, sockets, the kernel's)."""
+    keep-alive connection: the app's work and gunicorn's (parsing, sockets, the kernel's); the
+    median of 3 batches of `polls`, after one warm."""
     from client import Client, Phone
     from proxy_tables import PREFIX_SETTING, migrate, new_game, ours
     from run import scratch_databases
@@ -104,13 +108,15 @@ def served_poll_seconds(admin_url: str, polls: int) -> float:
             phone = Phone(Client(port), new_game(port).removeprefix("/scores"))
             phone.open()
             spent = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
-            for _warm_then_counted in range(2):
+            batches = []
+            for batch in range(4):  # the first warms
                 spent.start()
                 for _ in range(polls):
                     if not unchanged(phone.client.get(phone.poller, HX)):
                         raise SystemExit("a served poll found a change")
                 spent.stop()
-    return spent.seconds / polls
+                batches += [spent.seconds / polls] if batch else []
+    return statistics.median(batches)
 
 
 def model(
@@ -135,7 +141,7 @@ def model(
     }
 
 
-def report(costs: list[dict[str, Any]], run: dict[str, Any] | None, args: Any) -> None:
+def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
     """Print the model for each database, and the run against it."""
     found = {c["database"]: c for c in costs}
     instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
@@ -144,7 +150,7 @@ def report(costs: list[dict[str, Any]], run: dict[str, Any] | None, args: Any) -
     print(f"\n## {args.tables:,} live tables (load {os.getloadavg()[0]:.1f})\n")
     print(
         f"- This machine's core: the SQLite table-minute, {instructions / 1e6:.0f} M "
-        f"instructions (callgrind), took {cpu * 1000:.0f} ms of CPU natively (least of "
+        f"instructions (callgrind), took {cpu * 1000:.0f} ms of CPU natively (median of "
         f"{args.minutes}): {per_second / 1e9:.2f} G instructions a CPU second."
     )
     serving = 0.0
@@ -154,7 +160,7 @@ def report(costs: list[dict[str, Any]], run: dict[str, Any] | None, args: Any) -
         serving = served - poll / per_second
         print(
             f"- Serving: an unchanged poll served by one gunicorn worker (PostgreSQL, "
-            f"{args.polls} over keep-alive) cost {served * 1e3:.2f} ms of the process's CPU, "
+            f"3 × {args.polls} over keep-alive) cost {served * 1e3:.2f} ms of the process's CPU, "
             f"its instructions in-process {poll / per_second * 1e3:.2f} ms: "
             f"{serving * 1e3:.2f} ms a request is serving (gunicorn, sockets, the kernel)."
         )
@@ -183,7 +189,7 @@ def report(costs: list[dict[str, Any]], run: dict[str, Any] | None, args: Any) -
         f"{THREADS} threads hold {m['connections']:,} connections (up to {POOL_MOST} each) "
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
-    if run:
+    for run in runs:
         compare(run, found["postgresql"], per_second, serving, m, args.tables)
 
 
@@ -226,13 +232,16 @@ def compare(
 
     per_minute = ", ".join(
         f"{name} {run[f'{key} cpu'] / minutes * 1000:.0f} ms"
-        for name, key in (("server processes", "servers"), ("nginx", "nginx"),
-                          ("PostgreSQL", "postgresql"), ("the client", "client"))
-    )  # fmt: skip
+        for name, key in (
+            ("server processes", "servers"),
+            ("nginx", "nginx"),
+            ("the client", "client"),
+        )
+    )
     print(
         f"\nThe run's CPU a table-minute served: {per_minute}. Scaled to {tables:,} tables: "
         f"server processes {cores(measured)} cores (the model: {m['cores']:.1f}), nginx "
-        f"{cores(run['nginx cpu'])}, PostgreSQL {cores(run['postgresql cpu'])}."
+        f"{cores(run['nginx cpu'])}."
     )
 
 
@@ -242,10 +251,12 @@ def main() -> None:
     parser.add_argument(
         "--costs", type=Path, action="append", default=[], help="cost_table.py --save"
     )
-    parser.add_argument("--run", type=Path, help="proxy_tables.py --tables … --save")
+    parser.add_argument(
+        "--run", type=Path, action="append", default=[], help="proxy_tables.py --tables … --save"
+    )
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--minutes", type=int, default=3, help="native table-minutes timed")
-    parser.add_argument("--polls", type=int, default=2000, help="served polls timed")
+    parser.add_argument("--polls", type=int, default=1000, help="served polls a batch")
     parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -256,8 +267,8 @@ def main() -> None:
     if not any(c["database"] == "sqlite" and c["ours"][MINUTE]["instructions"] for c in costs):
         print("capacity model skipped: no SQLite cost table with instructions (--costs)")
         return
-    run = json.loads(args.run.read_text()) if args.run and args.run.exists() else None
-    report(costs, run, args)
+    runs = [json.loads(path.read_text()) for path in args.run if path.exists()]
+    report(costs, runs, args)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,10 @@ Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 
 table-minute: 4 phones polling every 2 s, one of them changing something every 15 s) for
 `--seconds` after 10 s of warm-up, and measures what the measured part cost in CPU seconds
 read from /proc (bench/process_cpu.py): the `scorekeeper serve` processes and their workers,
-nginx, this database's PostgreSQL backends and the client, and PostgreSQL's own count of
-transactions and sessions (pg_stat_database); `--save FILE` keeps them for bench/capacity.py.
+nginx and the client, and PostgreSQL's own count of transactions and sessions
+(pg_stat_database). PostgreSQL's CPU is not read: the pool opens and closes connections all
+along (its 5 kept connections are fewer than a process's 8 threads), and a backend's CPU is
+gone from /proc when it exits; `--save FILE` keeps them for bench/capacity.py.
 Everything listens on 127.0.0.1.
 """
 
@@ -202,10 +204,6 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
         with ThreadPoolExecutor(8) as pool:
             pages = list(pool.map(new_game, [ports[i % 2] for i in range(args.tables)]))
 
-        def backends() -> list[int]:
-            sql = "SELECT pid FROM pg_stat_activity WHERE datname = %s"
-            return [row[0] for row in admin.execute(sql, (database,))]
-
         def counted() -> tuple[int, int]:
             """PostgreSQL's transactions and sessions (connections opened) on the database."""
             sql = "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database "
@@ -217,7 +215,6 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
         spent = {
             "servers": Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix))),
             "nginx": Spent(lambda: with_descendants(pids_where(with_argument(nginx_folder)))),
-            "postgresql": Spent(backends),
             "client": Spent(lambda: [os.getpid()]),
         }
         marks: dict[str, float] = {}
