@@ -215,9 +215,9 @@ SET_ROUTES = {
     "house_rules.export": ("GET", "/house-rules/{id}/{token}/rules.json"),
     "house_rules.share": ("GET", "/house-rules/{id}/{token}/share"),
     "house_rules.delete": ("POST", "/house-rules/{id}/{token}/delete"),
-    "api.saved_show": ("GET", "/api/v1/rulesets/saved/{id}"),
-    "api.saved_update": ("PUT", "/api/v1/rulesets/saved/{id}"),
-    "api.saved_delete": ("DELETE", "/api/v1/rulesets/saved/{id}"),
+    "api.rulesets.saved_show": ("GET", "/api/v1/rulesets/saved/{id}"),
+    "api.rulesets.saved_update": ("PUT", "/api/v1/rulesets/saved/{id}"),
+    "api.rulesets.saved_delete": ("DELETE", "/api/v1/rulesets/saved/{id}"),
 }
 RULES = {**ruleset_to_dict(MAY_I), "name": "Changed"}
 
@@ -360,7 +360,7 @@ def test_a_seat_link_opens_no_game_route_of_the_api_and_changes_nothing(
     before, facts = stored_facts(app), _seat_facts(app)
     asked = 0
     for method, rule in api_routes(app):
-        if "game_id" not in rule.arguments or rule.endpoint.startswith("api.seat_"):
+        if "game_id" not in rule.arguments or rule.endpoint.startswith("api.seats.seat_"):
             continue
         url = rule_url(rule, seated.game)
         for token in seated.seats.values():
