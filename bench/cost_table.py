@@ -225,6 +225,8 @@ def measure(side: str, url: str, requests: int) -> dict[str, dict[str, float]]:
             "requests": sent / times / PER_ROW.get(row, 1),
             "times": times,
         }
+    with app.app_context():  # its connections closed, not left to the garbage collector
+        app.extensions["sqlalchemy"].engine.dispose()
     return found
 
 
