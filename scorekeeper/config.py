@@ -21,7 +21,15 @@ from flask import Config, Flask
 
 from .rate_counts import file_uri
 
-LANGUAGES = ("en", "de", "nl", "es")
+# Each language the app speaks, by the name its own speakers give it (the header's choice).
+LANGUAGE_NAMES = {
+    "en": "English",
+    "de": "Deutsch",
+    "nl": "Nederlands",
+    "es": "Español",
+    "fr": "Français",
+}
+LANGUAGES = tuple(LANGUAGE_NAMES)
 PREFIX = "SCOREKEEPER_"
 
 
@@ -201,6 +209,7 @@ DEFAULTS: dict[str, Any] = {
     "BABEL_DEFAULT_LOCALE": "en",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
     "LANGUAGES": LANGUAGES,
+    "LANGUAGE_NAMES": LANGUAGE_NAMES,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "WTF_CSRF_TIME_LIMIT": None,  # a game evening outlasts the default hour
     # Over HTTPS Flask-WTF would also demand a same-site Referer, which our

@@ -4,8 +4,9 @@
 whose German translation uses a word that the glossary's "de, contract-rummy" section forbids
 ("Vertrag", "Talon", "Buch", "Sequenz", the call "May I?") gets an entry in the context
 `contract-rummy` in messages.pot, so `pybabel update` keeps (or asks for) its sheet wording.
-`copy`, after `update`: in Dutch and Spanish, which word the sheet's games no differently, that
-entry reads as the plain one. A new German message gets its entry on the next `make extract`.
+`copy`, after `update`: in every other language (Dutch, Spanish, French), which words the
+sheet's games no differently, that entry reads as the plain one. A new German message gets its
+entry on the next `make extract`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from scorekeeper.config import LANGUAGES
 from tools.glossary import section
 
 SHEET = "contract-rummy"
 CALL = "May I?"
 TRANSLATIONS = Path("scorekeeper/translations")
 TEMPLATE = TRANSLATIONS / "messages.pot"
-PLAIN_LANGUAGES = ("nl", "es")
+# English is its own ids (tools/english_catalog.py); German alone has the sheet's words.
+PLAIN_LANGUAGES = tuple(language for language in LANGUAGES if language not in ("en", "de"))
 
 
 def _read(path: Path, locale: str | None = None) -> Catalog:
