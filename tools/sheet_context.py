@@ -72,7 +72,11 @@ def copy_plain_words() -> None:
         catalog = _read(_catalog_path(language), language)
         for entry in catalog:
             key = entry.id if isinstance(entry.id, str) else entry.id[0]
-            if entry.context == SHEET and (plain := catalog.get(key)) is not None:
+            if entry.context != SHEET or (plain := catalog.get(key)) is None:
+                continue
+            # The call alone may be the language's own in the sheet's games (French « Puis-je ? »
+            # where German says "Darf ich?"): once translated, it is kept.
+            if key != CALL or not entry.string:
                 entry.string = plain.string
         with _catalog_path(language).open("wb") as target:
             write_po(target, catalog, width=100, sort_output=True)
