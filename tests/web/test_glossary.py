@@ -32,7 +32,8 @@ GETTEXT = re.compile(
     r"""(?:\s*,\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))?"""
 )
 COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
-TYPOGRAPHY = re.compile("[“”„‘’«»]")
+# Quotes, and a colon or ; ! ? right after a value: French spaces it, so it is the message's.
+TYPOGRAPHY = re.compile(r"[“”„‘’«»]|\}\}\s?[:;!?](?=[\s<\"]|$)")
 
 
 def omissions(row: Required) -> list[tuple[str, str, str]]:
@@ -141,6 +142,11 @@ def test_a_hard_coded_quote_in_a_template_is_found() -> None:
     assert hard_coded_quotes('{{ _("sent back") }}: “{{ note }}”') == ["{{ ) }}: “{{ note }}”"]
     assert not hard_coded_quotes('{{ _("sent back: “%(note)s”", note=note) }}')
     assert not hard_coded_quotes("{# the note in the language's own quotes, “…” #}")
+    assert hard_coded_quotes('<p>{{ _("Players") }}: {{ names }}</p>') == [
+        "<p>{{ ) }}: {{ names }}</p>"
+    ]
+    assert hard_coded_quotes("<li>{{ name }}:</li>") == ["<li>{{ name }}:</li>"]
+    assert not hard_coded_quotes('<a href="{{ url }}?players=8">')
 
 
 def test_no_template_hard_codes_quotes_or_typography() -> None:
