@@ -33,7 +33,7 @@ GETTEXT = re.compile(
 )
 COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
 # Quotes, and a colon or ; ! ? right after a value: French spaces it, so it is the message's.
-TYPOGRAPHY = re.compile(r"[“”„‘’«»]|\}\}\s?[:;!?](?=[\s<\"]|$)")
+TYPOGRAPHY = re.compile(r"[“”„‘’«»]|(\}\}|</\w+>)\s?[:;!?](?=[\s<\"]|$)")
 
 
 def omissions(row: Required) -> list[tuple[str, str, str]]:
@@ -146,6 +146,7 @@ def test_a_hard_coded_quote_in_a_template_is_found() -> None:
         "<p>{{ ) }}: {{ names }}</p>"
     ]
     assert hard_coded_quotes("<li>{{ name }}:</li>") == ["<li>{{ name }}:</li>"]
+    assert hard_coded_quotes("<span>{{ name }}</span>: {{ points }}") != []
     assert not hard_coded_quotes('<a href="{{ url }}?players=8">')
 
 
