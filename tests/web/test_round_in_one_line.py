@@ -140,6 +140,12 @@ def test_two_players_said_out_mark_neither_in_the_tables_language(table: Table) 
             "Bart un 12",
             "Después de Bartholomeus, «un» puede ser puntos o Unai: di el nombre completo.",
         ),
+        (
+            "fr",
+            "Bart un 12",
+            "Après Bartholomeus, «\u202fun\u202f» peut être des points ou Unai\u00a0: "
+            "dis le nom entier.",
+        ),
     ],
 )
 def test_what_it_cannot_read_is_said_in_the_tables_language(
