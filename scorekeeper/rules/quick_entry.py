@@ -2,9 +2,9 @@
 
 The reading only fills the end-of-round form for the scorekeeper to check; it never saves,
 and every check of a hand stays with the form. It fills a hand only when it is sure whose it
-is and what it holds, and names everything else (README, "The round in one line"): a word it
-cannot read, a name that fits two players, two players said out, a player said twice, a
-player it heard nothing for. Names match whole or by their first letters
+is and what it holds, and names everything else (docs/GUIDE.md, "The round in one line"):
+a word it cannot read, a name that fits two players, two players said out, a player said
+twice, a player it heard nothing for. Names match whole or by their first letters
 (quick_entry_parts.py); numbers are digits or words (text2num, in English, German, Dutch,
 Spanish and French); the sources' words for going out mark who went out (spoken_words.py).
 """
