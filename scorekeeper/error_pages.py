@@ -8,7 +8,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wrappers import Response
 
-from .api.problems import problem_response
+from .api.base import problem_response
 from .extensions import db
 
 

@@ -68,13 +68,13 @@ LIMITS = {
         "RATELIMIT_NEW_GAMES",
         (
             "games.create",
-            "games.replay",
-            "tables.start",
-            "api.games_create",
-            "api.table_games_create",
+            "game.replay",
+            "table.start",
+            "api.games.games_create",
+            "api.tables.table_games_create",
         ),
     ),
-    "new-tables": Limited("RATELIMIT_NEW_TABLES", ("tables.create", "api.tables_create")),
+    "new-tables": Limited("RATELIMIT_NEW_TABLES", ("tables.create", "api.tables.tables_create")),
     "new-rule-sets": Limited(
         "RATELIMIT_NEW_RULESETS",
         (
@@ -82,14 +82,21 @@ LIMITS = {
             "house_rules.duplicate",
             "house_rules.import_file",
             "house_rules.save_shared",
-            "api.saved_create",
+            "api.rulesets.saved_create",
         ),
     ),
-    "restores": Limited("RATELIMIT_RESTORES", ("restores.create", "api.backups_restore")),
+    "restores": Limited(
+        "RATELIMIT_RESTORES", ("restores.create", "api.table_files.backups_restore")
+    ),
     # Each entry and call redraws every phone of the game.
     "seat-writes": Limited(
         "RATELIMIT_SEAT_WRITES",
-        ("seats.call", "seat_hands.enter", "api.seat_calls_create", "api.seat_hand_update"),
+        (
+            "seat.call",
+            "seat.hand.enter",
+            "api.seats.seat_calls_create",
+            "api.seats.seat_hand_update",
+        ),
         seat_link,
         accepted,
     ),
@@ -97,12 +104,12 @@ LIMITS = {
     "link-replacements": Limited(
         "RATELIMIT_LINK_REPLACEMENTS",
         (
-            "links.replace",
-            "seat_links.replace",
-            "table_links.replace",
-            "api.links_create",
-            "api.seat_links_create",
-            "api.table_links_create",
+            "game.replace_link",
+            "game.seat_links.replace",
+            "table.replace_link",
+            "api.games.links_create",
+            "api.seats.seat_links_create",
+            "api.tables.table_links_create",
         ),
         owner,
         accepted,

@@ -144,7 +144,7 @@ def test_imports_point_down_the_layers(path: Path) -> None:
         ("rules/scoring.py", "from .. import i18n"),
         ("models.py", "from .games.state import game_state"),
         ("games/state.py", "def f():\n    from ..pages.rendering import respond"),
-        ("pages/buys.py", "from ..api.access import open_game"),
+        ("pages/buys.py", "from ..api.base import game_access"),
         ("api/routes.py", "from scorekeeper.pages import rendering"),
         ("api/routes.py", "from .. import create_app"),
         ("games/state.py", "from ..security import redact_links"),
@@ -190,12 +190,11 @@ def reads_game_models(source: str) -> list[str]:
 )
 def test_the_front_doors_read_no_game_through_the_orm(path: Path) -> None:
     """Views open a game with games.opening (a GameState of GameFacts), never its rows, and
-    never take it from g: no endpoint list decides how a game is loaded."""
+    never take it, or a table, from g: no endpoint list decides how either is loaded."""
     source = path.read_text()
     assert reads_game_models(source) == []
-    assert not [
-        word for word in ("g.state", "g.game", "g.locked_state", "g.version") if word in source
-    ]
+    taken = ("g.state", "g.game", "g.locked_state", "g.version", "g.table")
+    assert not [word for word in taken if word in source]
 
 
 # Who keeps game data: the one cache (kept.py) and the three modules that call into it for
@@ -299,3 +298,29 @@ def test_a_version_moved_elsewhere_is_caught() -> None:
     assert moves_a_version(bump) == [1]
     assert moves_a_version("game.version += 1") == [1]
     assert moves_a_version("db.session.execute(update(Round).values(run_outs=2))") == []
+
+
+# The API's floors, lowest first: each module imports only those below it, so none imports one
+# above it and no two import each other (ARCHITECTURE.md, "The JSON API").
+API_FLOORS = (
+    *("base", "fields", "reading", "answers", "openapi"),
+    *("rulesets", "games", "rounds", "seats", "tables", "table_people", "table_files"),
+    "routes",
+)
+
+
+def test_the_api_modules_import_only_the_floors_below_them() -> None:
+    modules = {path.stem for path in (PACKAGE / "api").glob("*.py")} - {"__init__"}
+    assert modules == set(API_FLOORS)
+    upward = []
+    for floor, name in enumerate(API_FLOORS):
+        path = PACKAGE / "api" / f"{name}.py"
+        for line, target in imported(path, path.read_text(encoding="utf-8")):
+            parts = target.split(".")
+            if (
+                parts[:2] == ["scorekeeper", "api"]
+                and len(parts) > 2
+                and API_FLOORS.index(parts[2]) >= floor
+            ):
+                upward.append(f"api/{name}.py:{line} imports {target}")
+    assert upward == []

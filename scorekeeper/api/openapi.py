@@ -1,23 +1,28 @@
-"""The OpenAPI 3.1 document, made from the URL map and the models each view declares it uses."""
+"""The OpenAPI 3.1 document, made from the URL map and the models each view declares it uses.
+
+The rules engine checks a rule set (rules/bounds.py) and names each problem at its field; the
+schema pydantic makes of its dataclasses knows only the types. Each bounded setting of a rule
+set sent to the API gets its bound here, read from the same table.
+"""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 from flask import Flask
 from pydantic import TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 from werkzeug.routing import AnyConverter, IntegerConverter, Rule
 
+from ..rules.bounds import NUMBERS, Bound
 from ..tables.backup_format import Backup
 from .answers import Conflict, Problem
-from .ruleset_schema import BoundedSchema
+from .base import MediaType, Operation, Schema, operation_of
 
-View = TypeVar("View", bound=Callable[..., Any])
-Schema = dict[str, Any]
 REASONS = {
     400: "The body is not a JSON object.",
     401: "No link token was sent (Authorization: Bearer <token>), or it opens nothing here.",
@@ -44,58 +49,6 @@ DESCRIPTION = (
 LINK = "link"
 LINKED = ("game_id", "table_id")  # a URL naming one of these opens with its link
 REF = r'"#/components/schemas/([^"]+)"'
-
-
-@dataclass(frozen=True)
-class MediaType:
-    """An answer that is a file of this type rather than a JSON object (a CSV)."""
-
-    name: str
-    description: str
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """A query-string or header parameter a view reads: its name, JSON Schema, what it does."""
-
-    name: str
-    schema: Schema
-    description: str
-    location: str = "query"
-
-
-@dataclass(frozen=True)
-class Operation:
-    """What a view reads and answers: the request body's model, answers by status, problems."""
-
-    answers: dict[int, Any]
-    body: Any = None
-    errors: tuple[int, ...] = ()
-    parameters: tuple[Parameter, ...] = ()
-    deprecated: bool = False  # an old URL kept for clients written against it
-
-
-def documented(
-    answers: dict[int, Any],
-    body: Any = None,
-    errors: tuple[int, ...] = (),
-    parameters: tuple[Parameter, ...] = (),
-    deprecated: bool = False,
-) -> Any:
-    """Declare the models a view reads and answers; the document is made from them."""
-
-    def declare(view: View) -> View:
-        declared = Operation(answers, body, errors, parameters, deprecated)
-        view.operation = declared  # type: ignore[attr-defined]
-        return view
-
-    return declare
-
-
-def operation_of(app: Flask, endpoint: str) -> Operation:
-    """The operation a view declared."""
-    operation: Operation = app.view_functions[endpoint].operation  # type: ignore[attr-defined]
-    return operation
 
 
 def api_rules(app: Flask) -> Iterator[tuple[Rule, str]]:
@@ -160,12 +113,10 @@ def _operation(app: Flask, rule: Rule, method: str, schemas: _Schemas) -> Schema
         reason = REASONS[status]
         responses[str(status)] = _content(schemas, model, "application/problem+json", reason)
     op: Schema = {
-        "operationId": rule.endpoint.removeprefix("api."),
+        "operationId": rule.endpoint.rpartition(".")[2],  # the view's name, in any blueprint
         "summary": (view.__doc__ or "").strip().splitlines()[0],
         "responses": responses,
     }
-    if declared.deprecated:
-        op["deprecated"] = True
     if rule.arguments or declared.parameters:
         op["parameters"] = [_parameter(name, rule) for name in sorted(rule.arguments)] + [
             {"name": q.name, "in": q.location, "schema": q.schema, "description": q.description}
@@ -260,3 +211,30 @@ def _reachable(definitions: Schema, roots: list[Schema]) -> Schema:
             named[name] = definitions[name]
             pending += re.findall(REF, json.dumps(named[name]))
     return {name: named[name] for name in sorted(named)}
+
+
+class BoundedSchema(GenerateJsonSchema):
+    """Pydantic's JSON Schema, with a rule set's bounds on what a request sends."""
+
+    def dataclass_schema(self, schema: core_schema.DataclassSchema) -> JsonSchemaValue:
+        made = super().dataclass_schema(schema)
+        if self.mode == "validation":
+            for name, setting in made.get("properties", {}).items():
+                bound = NUMBERS.get((schema["cls"], name))
+                if bound is not None:
+                    _bound(setting, bound)
+        return made
+
+
+def _bound(setting: Schema, bound: Bound) -> None:
+    """Put a bound on a setting's value (a number), size (a list or text) or entries (a table)."""
+    for kind in (setting, *setting.get("anyOf", ())):
+        match kind.get("type"):
+            case "integer":
+                kind.update(minimum=bound.low, maximum=bound.high)
+            case "array":
+                kind.update(minItems=bound.low, maxItems=bound.high)
+            case "string":
+                kind.update(maxLength=bound.high)
+            case "object" if isinstance(kind.get("additionalProperties"), dict):
+                _bound(kind["additionalProperties"], bound)

@@ -1,4 +1,5 @@
-"""Reading a JSON request body into its model, every problem named by its field and translated."""
+"""Reading a JSON request body into its model, every problem named by its field and translated;
+the bodies of many routes."""
 
 from __future__ import annotations
 
@@ -6,15 +7,30 @@ import json
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from flask import current_app, request
-from pydantic import Discriminator, TypeAdapter, ValidationError
+from pydantic import Discriminator, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import ValidatorFunctionWrapHandler as Handler
+from pydantic import WrapValidator as Wrap
 from pydantic_core import ErrorDetails
 
+from ..rules.bounds import MAX_DECKS, MAX_PLAYERS, MIN_PLAYERS
 from ..rules.messages import N_, Message, msg
-from .openapi import operation_of
-from .problems import Problem
+from ..rules.player_names import name_key
+from .base import Problem, operation_of
+from .fields import (
+    SEAT_OUTSIDE,
+    ActionId,
+    Body,
+    Name,
+    Seat,
+    Version,
+    first_error,
+    problems_at,
+    refusal,
+    whole,
+)
 
 Model = TypeVar("Model")
 LONE = re.compile("[\ud800-\udfff]")  # a field named with one is told with the \\u escape
@@ -113,3 +129,77 @@ def message_of(detail: ErrorDetails) -> Message:
 
 def _join(path: str, name: object) -> str:
     return f"{path}.{name}" if path else str(name)
+
+
+def _named(value: Any, handler: Handler) -> list[str]:
+    """Players' names in seat order; two at least (every rule set's fewest), eight at most."""
+    try:
+        names: list[str] = handler(value)
+    except ValidationError as error:
+        if first_error(error) == "too_short" and isinstance(value, list) and value:
+            message = N_("At least %(count)s players sit at one table.")
+            raise refusal(message, count=MIN_PLAYERS) from None
+        if first_error(error) == "too_short":
+            raise refusal(N_("Name the players.")) from None
+        if first_error(error) == "too_long":
+            message = N_("At most %(count)s players sit at one table.")
+            raise refusal(message, count=MAX_PLAYERS) from None
+        raise
+    return names
+
+
+PlayerName = Annotated[
+    Name,
+    Field(
+        description=(
+            "1 to 40 visible characters. Control, format (zero width, direction marks, BOM), "
+            "private-use and unassigned characters are refused; names that differ only in "
+            "case or compatibility form (Ömer, ÖMER, ＯＭＥＲ) are one player."
+        )
+    ),
+]
+Players = Annotated[
+    list[PlayerName], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS), Wrap(_named)
+]
+
+
+class Action(Body):
+    """A change to a game: a one-time token against double taps, and the version it was made on."""
+
+    action_id: ActionId = None
+    version: Version = None
+
+
+class Seating(Body):
+    """Who sits where in a new game: first_dealer null cuts for the deal at random."""
+
+    players: Players
+    first_dealer: Seat | None = None
+    decks: whole(MAX_DECKS) | None = None  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _table(self) -> Seating:
+        """Each name differs from the others in any case; the first dealer sits at the table."""
+        errors: dict[str, list[Message]] = {}
+        seen: set[str] = set()
+        for index, name in enumerate(self.players):
+            if name_key(name) in seen:
+                errors[f"players.{index}"] = [msg(N_("Each player needs a different name."))]
+            seen.add(name_key(name))
+        if self.first_dealer is not None and self.first_dealer >= len(self.players):
+            errors["first_dealer"] = [msg(SEAT_OUTSIDE, value=self.first_dealer)]
+        if errors:
+            raise problems_at(type(self).__name__, errors)
+        return self
+
+
+class SeatChange(Action):
+    """A buy, or taking one back, for one seat."""
+
+    seat: Seat
+
+
+class LinkChange(Body):
+    """Replace a link; the version is taken, but a new link conflicts with no other change."""
+
+    version: Version = None

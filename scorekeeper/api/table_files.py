@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, Response, request
+from pydantic import Field
 
 from .. import house_rules
 from ..games.opening import open_for_read
@@ -16,12 +17,25 @@ from ..models import HouseRules
 from ..rules.messages import N_, msg
 from ..tables import backup, export, games
 from ..tables.backup_format import Backup
-from .access import game_access, open_table
-from .answer_base import answer
-from .openapi import MediaType, Parameter, documented
-from .problems import Problem
-from .table_answers import Restored
-from .tables import TABLE
+from .answers import NewLinks
+from .base import (
+    GAME,
+    TABLE,
+    Answer,
+    Count,
+    MediaType,
+    Parameter,
+    Problem,
+    Said,
+    With,
+    answer,
+    documented,
+    game_access,
+    open_table,
+)
+from .rulesets import SavedRuleSet, saved_set
+
+bp = Blueprint("table_files", __name__)
 
 EDIT_ONLY = N_("The backup holds the table's edit link: send the edit link to download it.")
 HELD = "[0-9]{1,10}=[A-Za-z0-9_-]{1,64}"
@@ -38,11 +52,32 @@ TABLE_CSV = MediaType("text/csv", "Every game of the table, one row per game and
 GAME_CSV = MediaType("text/csv", "The game's sheet: a row per round and player's points (UTF-8).")
 
 
+class TableHead(Answer):
+    id: Count
+    name: str
+
+
+class Restored(Answer):
+    """What a restore added, and where the file and the table differ (the table's kept)."""
+
+    table: TableHead
+    links: NewLinks
+    added_nothing: bool
+    players_added: Count
+    games_added: Count
+    house_rules_added: Count
+    house_rules: list[SavedRuleSet] = Field(
+        description="The house rule sets the restore added, each with its own new token."
+    )
+    differences: list[Said]
+
+
 def _csv(body: str) -> Response:
     """CSV text as the answer, in UTF-8 with a byte order mark, byte for byte the pages' file."""
     return Response("\ufeff" + body, mimetype="text/csv")
 
 
+@bp.get(f"{TABLE}/games.csv")
 @documented({200: TABLE_CSV})
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, as the table's page offers it."""
@@ -50,6 +85,7 @@ def table_csv(table_id: int) -> Response:
     return _csv(export.table_csv(games.all_games(table)))
 
 
+@bp.get(f"{GAME}/sheet.csv")
 @documented({200: GAME_CSV})
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
@@ -67,6 +103,7 @@ def held_sets() -> list[HouseRules]:
     return house_rules.among({int(number): token for number, token in pairs})
 
 
+@bp.get(f"{TABLE}/backup")
 @documented({200: Backup}, errors=(403,), parameters=(HELD_SETS,))
 def backup_show(table_id: int) -> tuple[Response, int]:
     """Download the whole table as its JSON backup; it holds the edit links, so edit link only.
@@ -82,6 +119,7 @@ def backup_show(table_id: int) -> tuple[Response, int]:
     return Response(body, mimetype="application/json"), 200
 
 
+@bp.post("/v1/tables/restore")
 @documented({201: Restored, 200: Restored}, Backup, parameters=(HELD_SETS,))
 def backups_restore() -> tuple[Response, int]:
     """Restore a table from its JSON backup: whole, or refused with the reason (nothing changed).
@@ -95,12 +133,7 @@ def backups_restore() -> tuple[Response, int]:
         done = backup.import_backup(request.get_data(), held)
     except backup.BackupRefused as refusal:
         raise Problem(422, refusal.message, {"": [refusal.message]}) from None
-    return answer(Restored.of(done), 200 if done.added_nothing else 201)
-
-
-def register(bp: Blueprint, game: str) -> None:
-    """Add the CSV, backup and restore routes to the API."""
-    bp.add_url_rule(f"{TABLE}/games.csv", view_func=table_csv, methods=["GET"])
-    bp.add_url_rule(f"{game}/sheet.csv", view_func=game_csv, methods=["GET"])
-    bp.add_url_rule(f"{TABLE}/backup", view_func=backup_show, methods=["GET"])
-    bp.add_url_rule("/v1/tables/restore", view_func=backups_restore, methods=["POST"])
+    restored = With(
+        done, links=done.table, house_rules=[saved_set(s) for s in done.new_house_rules]
+    )
+    return answer(Restored.model_validate(restored), 200 if done.added_nothing else 201)

@@ -19,26 +19,25 @@ POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:
 # (endpoint, URL values, body). Tests check this covers every such route in the URL map.
 GAME_CHANGES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
-    ("api.buys_create", {}, {"seat": 2}),
-    ("api.buys_remove", {}, {"seat": 1}),
-    ("api.arbiter_rule", {}, {"discarder": 0, "callers": [2], "add_buy": True}),
-    ("api.down_create", {}, {"seat": 2}),
-    ("api.run_outs_create", {}, {"seen": 0}),
-    ("api.rounds_update", {"number": 1}, {"went_out": 0, "hands": POINTS}),
-    ("api.undo_create", {}, {}),
-    ("api.links_create", {"role": "edit"}, {}),
-    ("api.links_create", {"role": "view"}, {}),
-    ("api.seat_links_create", {"seat": 1}, {}),
-    ("api.calls_grant", {}, {"seat": 2}),
-    ("api.calls_record", {}, {"seat": 2}),  # its deprecated old URL
-    ("api.calls_dismiss", {}, {}),
-    ("api.pending_send_back", {"number": 1, "seat": 1}, {"note": "Count again"}),
+    ("api.rounds.buys_create", {}, {"seat": 2}),
+    ("api.rounds.buys_remove", {}, {"seat": 1}),
+    ("api.rounds.arbiter_rule", {}, {"discarder": 0, "callers": [2], "add_buy": True}),
+    ("api.rounds.down_create", {}, {"seat": 2}),
+    ("api.rounds.run_outs_create", {}, {"seen": 0}),
+    ("api.rounds.rounds_update", {"number": 1}, {"went_out": 0, "hands": POINTS}),
+    ("api.games.undo_create", {}, {}),
+    ("api.games.links_create", {"role": "edit"}, {}),
+    ("api.games.links_create", {"role": "view"}, {}),
+    ("api.seats.seat_links_create", {"seat": 1}, {}),
+    ("api.seats.calls_grant", {}, {"seat": 2}),
+    ("api.seats.calls_dismiss", {}, {}),
+    ("api.seats.pending_send_back", {"number": 1, "seat": 1}, {"note": "Count again"}),
 ]
 
 
 def prepare(api: Api, endpoint: str) -> None:
     """What a change needs first beyond Ben's buy: a hand to send back, from Ben's phone."""
-    if endpoint == "api.pending_send_back":
+    if endpoint == "api.seats.pending_send_back":
         answer = api.with_link(api.seat_link("Ben"), "put", f"{api.url}/seat/hand", FIVE)
         assert answer.status_code == 200, answer.get_data(as_text=True)
 
@@ -157,7 +156,7 @@ def assert_problem(response: TestResponse, status: int, field: str | None = None
 
 def assert_link_refused(response: TestResponse) -> Any:
     """A token that opens nothing: 401 with RFC 6750's invalid_token, the same answer whether
-    the game or table is there or not (api/access.py), so no one learns which ids exist."""
+    the game or table is there or not (api/base.refused), so no one learns which ids exist."""
     problem = assert_problem(response, 401)
     assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
     return problem
@@ -181,7 +180,7 @@ def game_changes(app: Flask) -> set[str]:
         for method, rule in api_routes(app)
         if method.upper() not in SAFE
         and "game_id" in rule.arguments
-        and not rule.endpoint.startswith(("api.seat_calls", "api.seat_hand"))
+        and not rule.endpoint.startswith(("api.seats.seat_calls", "api.seats.seat_hand"))
     }
 
 

@@ -58,13 +58,3 @@ def test_a_refused_call_says_why_and_dismissing_closes_the_calls(api: Api) -> No
     assert api.with_link(links["Dev"], "post", f"{api.url}/seat/calls", {}).status_code == 201
     assert api.ok("post", f"{api.url}/calls/dismiss", {}) == []
     assert sum(row["bought"] for row in api.state()["current_round"]["buys"]) == 3
-
-
-def test_the_old_calls_record_url_grants_as_calls_grant_does(api: Api) -> None:
-    api.start()
-    api.with_link(seats(api)["Ben"], "post", f"{api.url}/seat/calls", {})
-    once = {"seat": 1, "action_id": "g1"}
-    old = api.ok("post", f"{api.url}/calls/record", once, status=201)
-    assert old["current_round"]["buys"][1]["bought"] == 1
-    assert api.ok("get", f"{api.url}/calls") == []
-    assert api.ok("post", f"{api.url}/calls/grant", once) == old  # the same action: added once
