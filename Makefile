@@ -62,7 +62,7 @@ extract: install
 	$(BIN)/python tools/english_catalog.py
 	$(BIN)/python tools/sheet_context.py copy
 
-# Migrate, backing the database up first when a migration is due (scorekeeper/upgrades.py).
+# Migrate, backing the database up first when a migration is due (scorekeeper/hosting/upgrades.py).
 db: $(APP_STAMP) translations
 	$(BIN)/scorekeeper migrate
 
@@ -78,6 +78,7 @@ check: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # pytest-xdist: two workers per core, as a test spends much of its time waiting on a browser,
 # a server process or PostgreSQL (TEST_WORKERS=0 runs the suite in one process). A file stays

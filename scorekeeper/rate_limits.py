@@ -68,8 +68,8 @@ LIMITS = {
         "RATELIMIT_NEW_GAMES",
         (
             "games.create",
-            "games.replay",
-            "tables.start",
+            "game.replay",
+            "table.start",
             "api.games.games_create",
             "api.tables.table_games_create",
         ),
@@ -92,8 +92,8 @@ LIMITS = {
     "seat-writes": Limited(
         "RATELIMIT_SEAT_WRITES",
         (
-            "seats.call",
-            "seat_hands.enter",
+            "seat.call",
+            "seat.hand.enter",
             "api.seats.seat_calls_create",
             "api.seats.seat_hand_update",
         ),
@@ -104,9 +104,9 @@ LIMITS = {
     "link-replacements": Limited(
         "RATELIMIT_LINK_REPLACEMENTS",
         (
-            "links.replace",
-            "seat_links.replace",
-            "table_links.replace",
+            "game.replace_link",
+            "game.seat_links.replace",
+            "table.replace_link",
             "api.games.links_create",
             "api.seats.seat_links_create",
             "api.tables.table_links_create",

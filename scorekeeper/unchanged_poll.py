@@ -10,7 +10,7 @@ live seat links (a replaced one goes on to Flask, which answers 410).
 
 Measured (issue 19 step 6, 2026-12-04, `.venv/bin/python bench/run.py --before nopoll --routes
 poll --pairs 20 --requests 100`, three runs; nopoll = this tree with the poll left to Flask's
-`games.version`, whose link check reads the same row with a Core select in the session): the
+`game.version`, whose link check reads the same row with a Core select in the session): the
 unchanged poll against a static page is 0.82-1.16x with this middleware and 0.24-0.29x without
 on SQLite, 0.71-0.77x against 0.18-0.22x on PostgreSQL (3.0-4.8x faster); a live table's
 server CPU per table-minute 197-287 ms against 370-620 ms (SQLite), 247-350 against 620-810 ms

@@ -4,63 +4,68 @@ from __future__ import annotations
 
 from flask import Flask
 
+from . import (
+    buys,
+    changes,
+    checker,
+    display,
+    downloads,
+    game_door,
+    games,
+    home,
+    house_rules,
+    install,
+    keeper_seat,
+    pending_hands,
+    people,
+    printed_sheets,
+    restores,
+    rounds,
+    seat_hands,
+    seats,
+    stock,
+    table_door,
+    tables,
+    template_helpers,
+)
+
+# The pages behind a link, each nested under its door, which checks the link once for all.
+for page in (
+    buys.bp,
+    buys.arbiter_bp,
+    changes.bp,
+    checker.bp,
+    display.bp,
+    downloads.game_bp,
+    keeper_seat.bp,
+    pending_hands.bp,
+    rounds.bp,
+    seats.calls_bp,
+    seats.links_bp,
+    stock.bp,
+):
+    game_door.door.register_blueprint(page)
+seats.door.register_blueprint(seat_hands.bp)
+for page in (people.bp, downloads.table_bp):
+    table_door.door.register_blueprint(page)
+
 
 def init_app(app: Flask) -> None:
     """Register every page blueprint and the helpers the templates call."""
-    from . import (
-        blank_sheets,
-        buys,
-        changes,
-        checker,
-        display,
-        exports,
-        game_door,
-        games,
-        home,
-        house_rules,
-        install,
-        keeper_seat,
-        pending_hands,
-        people,
-        restores,
-        rounds,
-        seat_hands,
-        seats,
-        stock,
-        table_door,
-        tables,
-        template_helpers,
-    )
-
     for blueprint in (
         home.bp,
         home.rulesets_bp,
-        blank_sheets.bp,
+        printed_sheets.bp,
         home.language_bp,
         home.theme_bp,
         house_rules.bp,
         install.bp,
         games.bp,
-        game_door.bp,
-        seats.bp,
-        seats.links_bp,
-        seats.calls_bp,
-        seat_hands.bp,
-        keeper_seat.bp,
-        changes.bp,
-        buys.bp,
-        buys.arbiter_bp,
-        checker.bp,
-        stock.bp,
-        rounds.bp,
-        pending_hands.bp,
-        display.bp,
         tables.bp,
-        table_door.bp,
-        people.bp,
-        exports.bp,
-        exports.game_bp,
         restores.bp,
+        game_door.door,
+        seats.door,
+        table_door.door,
     ):
         app.register_blueprint(blueprint)
     template_helpers.init_app(app)

@@ -11,14 +11,12 @@ from ..games.opening import open_for_change, open_for_read
 from ..games.refusals import status_of
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from .game_door import GAME, current_access, protect
+from .game_door import current_access
 from .posted import posted_action_id, posted_int, posted_version, tap_id
 from .rendering import after_change, field_errors, respond
 
-bp = Blueprint("buys", __name__, url_prefix=GAME)
-arbiter_bp = Blueprint("arbiter", __name__, url_prefix=GAME)
-protect(bp)
-protect(arbiter_bp)
+bp = Blueprint("buys", __name__)
+arbiter_bp = Blueprint("arbiter", __name__)
 PAGE = "games/show.html"
 MAX_SEAT = 1_000  # far past any table; the rules say which seats play
 
@@ -93,7 +91,7 @@ def _refused(state: GameState, seat: int, error: RuleError) -> Response:
 
 def _changed(state: GameState) -> Response:
     """The buys region after a change (or the page, for a plain form)."""
-    location = url_for("games.show", game_id=state.facts.id)
+    location = url_for("game.show", game_id=state.facts.id)
     return after_change(location, "games/_buys.html", state)
 
 
@@ -130,5 +128,5 @@ def add_buy(game_id: int) -> Response:
         return respond(
             PAGE, "games/_arbiter.html", status_of(error), state=state, arbiter_errors=errors
         )
-    location = url_for("games.show", game_id=game_id)
+    location = url_for("game.show", game_id=game_id)
     return after_change(location, "games/_arbiter.html", changed, added=seat)

@@ -6,11 +6,10 @@ from flask import Blueprint
 from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_read
-from .game_door import GAME, current_access, protect
+from .game_door import current_access
 from .rendering import respond
 
-bp = Blueprint("display", __name__, url_prefix=GAME)
-protect(bp)
+bp = Blueprint("display", __name__)
 
 
 @bp.get("/display")

@@ -31,16 +31,14 @@ GAMES = LinkDoor(
     access_key="access",
     session_key="games",
     most=REMEMBERED_GAMES,
-    page="games.show",
-    share_page="links.show",
+    page="game.show",
+    share_page="game.share",
     opens=_check,
-    unremembered=("games.version",),  # a poll is no visit
+    unremembered=("game.version",),  # a poll is no visit
 )
-protect = GAMES.protect
-require_edit = GAMES.require_edit
-remember = GAMES.remember
-remembered = GAMES.remembered
-open_in_browser = GAMES.open_in_browser
+# Every page of a game is nested under it (pages/__init__.py): the link is checked once here.
+door = Blueprint("game", __name__, url_prefix=GAME)
+GAMES.protect(door)
 
 
 def current_access() -> GameAccess:
@@ -52,7 +50,7 @@ def current_access() -> GameAccess:
 
 def openable_games() -> list[GameState]:
     """The remembered games whose link still opens them (a replaced link shows nothing)."""
-    tokens = remembered()
+    tokens = GAMES.remembered()
     return [
         state
         for state in recent_games(tokens)
@@ -60,18 +58,14 @@ def openable_games() -> list[GameState]:
     ]
 
 
-bp = Blueprint("links", __name__, url_prefix=GAME)
-protect(bp)
-
-
-@bp.get("/share")
-def show(game_id: int) -> Response:
+@door.get("/share")
+def share(game_id: int) -> Response:
     """Show the game's links with QR codes: the view link to all, the edit link to editors."""
     state = open_for_read(game_id, current_access())
     return respond("games/share.html", "games/share.html", state=state)
 
 
-@bp.get("/links/<role>")
+@door.get("/links/<role>")
 def confirm_replace(game_id: int, role: str) -> Response:
     """Say what replacing a link does before it is done: the old link stops working."""
     role_named(role)
@@ -81,8 +75,8 @@ def confirm_replace(game_id: int, role: str) -> Response:
     return respond("games/replace_link.html", "games/replace_link.html", state=state, role=role)
 
 
-@bp.post("/links/<role>")
-def replace(game_id: int, role: str) -> Response:
+@door.post("/links/<role>")
+def replace_link(game_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""
     replacing = role_named(role)
     replaced = actions.rotate_link(open_for_change(game_id, current_access()), replacing).facts

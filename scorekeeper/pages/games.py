@@ -17,15 +17,14 @@ from ..rules.messages import N_, msg
 from ..rules.ruleset import RuleSet
 from . import live
 from .forms import MAX_SEATS, NewGameForm
-from .game_door import GAME, current_access, open_in_browser, openable_games, protect
+from .game_door import GAMES, current_access, door, openable_games
 from .next_game import FOLLOWED, lead_to_next_game
 from .posted import ascii_index, page_from
 from .remembered_rule_sets import rules_by_key
 from .rendering import respond, rules_card_page, unchanged, wants_fragment
 from .ruleset_form import encode
 
-bp = Blueprint("games", __name__)
-protect(bp)
+bp = Blueprint("games", __name__)  # a new game: no link yet
 SHOW = "games/show.html"
 
 
@@ -78,28 +77,28 @@ def start_from_form(page: Callable[[NewGameForm, int], Response], start: Start) 
     except RuleError as error:
         form.form_errors.append(translate(error.message))
         return page(form, 422)
-    return open_in_browser(game.id, game.edit_token)
+    return GAMES.open_in_browser(game.id, game.edit_token)
 
 
-@bp.get(GAME)
+@door.get("")
 def show(game_id: int) -> Response:
     """Show the round screen: what to deal, the contract, buys, the stock, the standings."""
     return respond(SHOW, SHOW, state=open_for_read(game_id, current_access()))
 
 
-@bp.get(f"{GAME}/header")
+@door.get("/header")
 def header(game_id: int) -> Response:
     """Show the current round's contract and deal."""
     return respond(SHOW, "games/_round_header.html", state=open_for_read(game_id, current_access()))
 
 
-@bp.get(f"{GAME}/standings")
+@door.get("/standings")
 def standings(game_id: int) -> Response:
     """Show the running or final standings."""
     return respond(SHOW, "games/_standings.html", state=open_for_read(game_id, current_access()))
 
 
-@bp.get(f"{GAME}/sheet")
+@door.get("/sheet")
 def sheet(game_id: int) -> Response:
     """Show the score sheet: rounds by players, running totals, and the history."""
     state = open_for_read(game_id, current_access())
@@ -109,7 +108,7 @@ def sheet(game_id: int) -> Response:
     return respond("games/sheet.html", "games/_regions.html", state=state, regions=regions)
 
 
-@bp.get(f"{GAME}/version")
+@door.get("/version")
 def version(game_id: int) -> Response:
     """Answer "unchanged" while the game is, else the asking page's regions, up to date."""
     seen, access = request.args.get("v", type=int), current_access()
@@ -127,23 +126,23 @@ def version(game_id: int) -> Response:
     )
 
 
-@bp.post(f"{GAME}/again")
+@door.post("/again")
 def replay(game_id: int) -> Response:
     """Start a new game with the same players, seats and rules (the app cuts for deal); every
     phone still on this one is led to it."""
     game = rematch.play_again(open_for_change(game_id, current_access()))
-    return open_in_browser(game.id, game.edit_token)
+    return GAMES.open_in_browser(game.id, game.edit_token)
 
 
-@bp.get(f"{GAME}/rules")
+@door.get("/rules")
 def rules(game_id: int) -> Response:
     """Show the rules card of the rules this game is played under."""
     state = open_for_read(game_id, current_access())
     return rules_card_page(
         state.rules,
-        back=url_for("games.show", game_id=game_id),
+        back=url_for("game.show", game_id=game_id),
         edit_link=url_for("house_rules.new", rules=encode(state.facts.rules_json)),
         sheet_link=url_for(
-            "blank_sheets.packed", r=encode(state.facts.rules_json), players=len(state.names)
+            "printed_sheets.packed", r=encode(state.facts.rules_json), players=len(state.names)
         ),
     )

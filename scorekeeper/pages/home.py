@@ -8,11 +8,11 @@ from werkzeug.wrappers import Response
 from ..i18n import LANGUAGE_COOKIE
 from ..rules.presets import PRESETS
 from ..tables.table_links import known_tables
-from .game_door import openable_games, remembered
+from .game_door import GAMES, openable_games
 from .posted import local_target
 from .remembered_rule_sets import saved_here
 from .rendering import rules_card_page
-from .table_door import remembered_tables
+from .table_door import TABLES
 
 bp = Blueprint("home", __name__)
 rulesets_bp = Blueprint("rulesets", __name__)
@@ -27,10 +27,10 @@ A_YEAR = 365 * 24 * 3600
 def index() -> str:
     """Show the home page: start a game, resume one, recent results, the rule sets."""
     games = openable_games()
-    table_tokens = remembered_tables()
+    table_tokens = TABLES.remembered()
     return render_template(
         "main/index.html",
-        tokens=remembered(),
+        tokens=GAMES.remembered(),
         playing=[state for state in games if not state.finished],
         finished=[state for state in games if state.finished][:10],
         presets=PRESETS.values(),
@@ -48,7 +48,7 @@ def show(key: str) -> Response:
     return rules_card_page(
         PRESETS[key],
         edit_link=url_for("house_rules.new", **{"from": key}),
-        sheet_link=url_for("blank_sheets.preset", key=key),
+        sheet_link=url_for("printed_sheets.preset", key=key),
     )
 
 

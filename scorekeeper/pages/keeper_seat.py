@@ -13,15 +13,14 @@ from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_change, open_for_read
 from ..rules.game_state import GameState
-from .game_door import GAME, current_access, protect
+from .game_door import current_access
 from .posted import posted_int
 from .rendering import go_to
 from .seat_hand_form import hand_context, seat_form
 from .seat_hands import enter_hand, tap_hand
 from .seats import MAX_SEAT
 
-bp = Blueprint("keeper_seat", __name__, url_prefix=GAME)
-protect(bp)
+bp = Blueprint("keeper_seat", __name__)
 PAGE = "games/show.html"
 SESSION_KEY = "keeper_seats"
 MOST = 20  # games remembered per browser: the session is a cookie
@@ -59,7 +58,7 @@ def choose(game_id: int) -> Response:
             abort(422)
         kept = {str(game_id): seat, **dict(list(kept.items())[: MOST - 1])}
     session[SESSION_KEY] = kept
-    return go_to(url_for("games.show", game_id=game_id) + "#keeper-seat")
+    return go_to(url_for("game.show", game_id=game_id) + "#keeper-seat")
 
 
 @bp.post("/keeper-seat/hand")
@@ -67,7 +66,7 @@ def enter(game_id: int) -> Response:
     """Send the scorekeeper's own hand, as the seat's phone would (named as the seat)."""
     state = open_for_change(game_id, current_access())
     seat = _keeper_seat(game_id, state)
-    return enter_hand(state, seat, PAGE, url_for("games.show", game_id=game_id))
+    return enter_hand(state, seat, PAGE, url_for("game.show", game_id=game_id))
 
 
 @bp.post("/keeper-seat/hand/tap")

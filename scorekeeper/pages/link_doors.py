@@ -33,9 +33,9 @@ def remembered_links(key: str) -> dict[int, str]:
 class LinkDoor:
     """One kind of link's URLs (/g/<game_id>/<token>/…, /t/<table_id>/<token>/…), opened once.
 
-    `opens` checks the link (a game's views then open the game themselves; a table's row is
-    put on g); LinkRefused becomes its status. Reads through a link remember it, except on
-    the `unremembered` endpoints.
+    `opens` checks the link (a game's views then open the game themselves, a table's take the
+    row its check read); LinkRefused becomes its status. Reads through a link remember it,
+    except on the `unremembered` endpoints.
     """
 
     id_name: str  # the URL value naming the game or table
@@ -48,7 +48,8 @@ class LinkDoor:
     unremembered: Collection[str] = ()
 
     def protect(self, blueprint: Blueprint) -> None:
-        """Open the link in each of the blueprint's URLs; a view link changes nothing."""
+        """Open the link in each URL of the blueprint and those nested under it, once; a view
+        link changes nothing."""
         blueprint.url_value_preprocessor(self._open_from_url)
         blueprint.url_defaults(self._link_in_url)
 

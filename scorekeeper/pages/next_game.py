@@ -15,10 +15,10 @@ from ..games import rematch
 from ..rules.game_state import GameState
 
 # The pages whose poll follows the game to its rematch, and the same page there.
-FOLLOWED = {"round": "games.show", "over": "games.show", "display": "display.show"}
+FOLLOWED = {"round": "game.show", "over": "game.show", "display": "game.display.show"}
 
 
-def next_game_url(state: GameState, endpoint: str = "games.show") -> str | None:
+def next_game_url(state: GameState, endpoint: str = "game.show") -> str | None:
     """This request's link's place in the game Play again started after `state`'s, if any."""
     if state.facts.rematch_id is None:
         return None
@@ -27,7 +27,7 @@ def next_game_url(state: GameState, endpoint: str = "games.show") -> str | None:
         seat = rematch.next_for_seat(state.facts, seat_access.seat)
         if seat is None:
             return None
-        return url_for("seats.show", game_id=seat.game_id, token=seat.token)
+        return url_for("seat.show", game_id=seat.game_id, token=seat.token)
     access = g.get("access")
     found = None if access is None else rematch.next_for_link(state.facts, access.role)
     return None if found is None else url_for(endpoint, game_id=found.game_id, token=found.token)
@@ -35,7 +35,7 @@ def next_game_url(state: GameState, endpoint: str = "games.show") -> str | None:
 
 def lead_to_next_game(state: GameState, page: str | None) -> Response | None:
     """A poll's answer taking its phone to the rematch at once, if the game has one."""
-    url = next_game_url(state, FOLLOWED.get(page or "", "games.show"))
+    url = next_game_url(state, FOLLOWED.get(page or "", "game.show"))
     if url is None:
         return None
     response = Response(status=200, mimetype="text/html")

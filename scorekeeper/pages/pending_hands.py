@@ -17,11 +17,10 @@ from ..games.refusals import status_of
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.round_end import entered_points
-from .game_door import GAME, current_access, protect, require_edit
+from .game_door import GAMES, current_access
 from .rendering import field_errors, respond, wants_fragment
 
-bp = Blueprint("pending_hands", __name__, url_prefix=f"{GAME}/rounds/<int:number>/pending")
-protect(bp)
+bp = Blueprint("pending_hands", __name__, url_prefix="/rounds/<int:number>/pending")
 PAGE, REGION = "rounds/edit.html", "seats/_hands.html"
 
 
@@ -38,22 +37,24 @@ def _region(state: GameState, number: int, status: int = 200, **context: object)
     on_form = request.values.get("on") == "form"
     if not wants_fragment():
         if on_form:
-            return redirect(url_for("rounds.edit", game_id=state.facts.id, number=number), code=303)
-        return redirect(url_for("games.show", game_id=state.facts.id), code=303)
+            return redirect(
+                url_for("game.rounds.edit", game_id=state.facts.id, number=number), code=303
+            )
+        return redirect(url_for("game.show", game_id=state.facts.id), code=303)
     return respond(PAGE, REGION, status, state=state, on_form=on_form, **context)
 
 
 @bp.get("")
 def show(game_id: int, number: int) -> Response:
     """The round's entries from the phones, for the end-of-round form to follow live."""
-    require_edit()
+    GAMES.require_edit()
     return _region(open_for_read(game_id, current_access()), number)
 
 
 @bp.post("/<int(max=999):seat>/send-back")
 def send_back(game_id: int, number: int, seat: int) -> Response:
     """Send a seat's entry back to its phone with a short note; the phone shows it at once."""
-    require_edit()
+    GAMES.require_edit()
     state = open_for_change(game_id, current_access())
     try:
         seat_hands.send_back(state, seat, number, request.form.get("note", ""))

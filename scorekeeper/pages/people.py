@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from ..models import TablePlayer
@@ -13,10 +13,9 @@ from ..tables.figures import person_figures, read_filters
 from .charts import totals_chart
 from .record_view import filter_errors
 from .rendering import field_errors, respond
-from .table_door import TABLE, protect_table, require_table_edit, table_access
+from .table_door import TABLES, current_table
 
-bp = Blueprint("people", __name__, url_prefix=TABLE)
-protect_table(bp)
+bp = Blueprint("people", __name__)
 PERSON = "people/show.html"
 MERGE = "people/merge.html"
 
@@ -24,21 +23,22 @@ MERGE = "people/merge.html"
 def _person(player_id: int) -> TablePlayer:
     """One of this table's people; anyone else is not found."""
     try:
-        return people.find(g.table, player_id)
+        return people.find(current_table(), player_id)
     except LookupError:
         abort(404)
 
 
 def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
     """A person's page: their record, head-to-head with the others, their totals over games."""
-    filters = read_filters(request.args, g.table)
-    figures = person_figures(g.table, person, filters)
+    table = current_table()
+    filters = read_filters(request.args, table)
+    figures = person_figures(table, person, filters)
     return respond(
         PERSON,
         PERSON,
         422 if filters.errors and status == 200 else status,
-        table=g.table,
-        editable=table_access().can_edit,
+        table=table,
+        editable=TABLES.access().can_edit,
         person=person,
         record=figures.record,
         versus=figures.versus,
@@ -54,7 +54,7 @@ def _page(person: TablePlayer, status: int = 200, **extra: object) -> Response:
 def _merge_refused(error: RuleError) -> Response:
     """The merge page with the reason a merge (or its undo) is refused."""
     errors = field_errors(error)
-    return respond(MERGE, MERGE, 422, table=g.table, preview=None, errors=errors)
+    return respond(MERGE, MERGE, 422, table=current_table(), preview=None, errors=errors)
 
 
 @bp.get("/people/<int:player_id>")
@@ -66,37 +66,37 @@ def show(table_id: int, player_id: int) -> Response:
 @bp.post("/people/<int:player_id>/name")
 def rename(table_id: int, player_id: int) -> Response:
     """Rename a person once, for every game of the table."""
-    require_table_edit()
+    TABLES.require_edit()
     person = _person(player_id)
     try:
-        people.rename(g.table, person, request.form.get("name", ""))
+        people.rename(current_table(), person, request.form.get("name", ""))
     except RuleError as error:
         return _page(person, 422, errors=field_errors(error))
-    return redirect(url_for("people.show", table_id=table_id, player_id=player_id), code=303)
+    return redirect(url_for("table.people.show", table_id=table_id, player_id=player_id), code=303)
 
 
 @bp.get("/merge")
 def preview(table_id: int) -> Response:
     """Show what merging one spelling into another person will do, before it is done."""
-    require_table_edit()
+    TABLES.require_edit()
     merged_id = request.args.get("merged", type=int) or 0
     into_id = request.args.get("into", type=int) or 0
     try:
-        found = people.preview_merge(g.table, merged_id, into_id)
+        found = people.preview_merge(current_table(), merged_id, into_id)
     except LookupError:
         abort(404)
     except RuleError as error:
         return _merge_refused(error)
-    return respond(MERGE, MERGE, table=g.table, preview=found, errors={})
+    return respond(MERGE, MERGE, table=current_table(), preview=found, errors={})
 
 
 @bp.post("/merge")
 def merge(table_id: int) -> Response:
     """Merge one spelling into another person; their games count as one person's."""
-    require_table_edit()
+    TABLES.require_edit()
     try:
         people.merge(
-            g.table,
+            current_table(),
             request.form.get("merged", type=int) or 0,
             request.form.get("into", type=int) or 0,
         )
@@ -104,16 +104,16 @@ def merge(table_id: int) -> Response:
         abort(404)
     except RuleError as error:
         return _merge_refused(error)
-    return redirect(url_for("tables.show", table_id=table_id), code=303)
+    return redirect(url_for("table.show", table_id=table_id), code=303)
 
 
 @bp.post("/people/<int:player_id>/unmerge")
 def unmerge(table_id: int, player_id: int) -> Response:
     """Undo a merge: the spelling is a person of their own again."""
-    require_table_edit()
+    TABLES.require_edit()
     _person(player_id)
     try:
-        people.undo_merge(g.table, player_id)
+        people.undo_merge(current_table(), player_id)
     except RuleError as error:
         return _merge_refused(error)
-    return redirect(url_for("tables.show", table_id=table_id), code=303)
+    return redirect(url_for("table.show", table_id=table_id), code=303)

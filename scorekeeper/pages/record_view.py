@@ -10,7 +10,7 @@ from ..i18n import translate
 from ..models import CardTable
 from ..rules.presets import PRESETS
 from ..tables.figures import Filters, read_filters, table_record
-from .table_door import table_access
+from .table_door import TABLES
 
 
 def filter_errors(filters: Filters) -> dict[str, list[str]]:
@@ -23,7 +23,7 @@ def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any
     filters = read_filters(args, table)
     return {
         "table": table,
-        "editable": table_access().can_edit,
+        "editable": TABLES.access().can_edit,
         "records": table_record(table, filters),
         "filters": filters,
         "filter_errors": filter_errors(filters),

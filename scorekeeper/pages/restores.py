@@ -12,7 +12,7 @@ from ..i18n import translate, translate_text
 from ..rules.messages import Message
 from ..tables import backup
 from .remembered_rule_sets import remember, saved_here
-from .table_door import open_table_in_browser
+from .table_door import TABLES
 
 bp = Blueprint("restores", __name__)
 DIFFERENCES_SHOWN = 8  # where a restored file and its table differ, as flashed messages
@@ -43,7 +43,7 @@ def create() -> Response | tuple[str, int]:
     _flash_differences(done.differences)
     for saved in done.new_house_rules:  # this browser restored them: it may open them
         remember(saved)
-    return open_table_in_browser(done.table.id, done.table.edit_token)
+    return TABLES.open_in_browser(done.table.id, done.table.edit_token)
 
 
 def _added(done: backup.Imported) -> str:

@@ -24,13 +24,12 @@ from ..rules.round_entry import RoundEnd, from_phones, from_reading, from_stored
 from ..rules.sheet_words import worded
 from ..rules.stock import stock_can_end_round
 from .forms import hand_tallies, round_form
-from .game_door import GAME, current_access, protect, require_edit
+from .game_door import GAMES, current_access
 from .pending_hands import entries_of
 from .rendering import go_to, respond, wants_fragment
 from .round_end_form import add_tap, fill_form, read_form
 
-bp = Blueprint("rounds", __name__, url_prefix=f"{GAME}/rounds")
-protect(bp)
+bp = Blueprint("rounds", __name__, url_prefix="/rounds")
 
 
 def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
@@ -109,17 +108,19 @@ def _page(
 @bp.get("/current")
 def current(game_id: int) -> Response:
     """Go to the form that ends the round being played now (the sheet once the game is over)."""
-    require_edit()
+    GAMES.require_edit()
     state = open_for_read(game_id, current_access())
     if state.current is None:
-        return redirect(url_for("games.sheet", game_id=game_id), code=303)
-    return redirect(url_for("rounds.edit", game_id=game_id, number=state.current.number), code=303)
+        return redirect(url_for("game.sheet", game_id=game_id), code=303)
+    return redirect(
+        url_for("game.rounds.edit", game_id=game_id, number=state.current.number), code=303
+    )
 
 
 @bp.get("/<int:number>")
 def edit(game_id: int, number: int) -> Response:
     """Show the form to end a round, or to correct one already recorded."""
-    require_edit()
+    GAMES.require_edit()
     state = open_for_read(game_id, current_access())
     form = _form_for(state, number)
     # After Undo of a saved round: what was entered, to fix one number and save again.
@@ -203,7 +204,7 @@ def update(game_id: int, number: int) -> Response:
         _attach_hand_refusals(state, number, form)
         return _page(state, number, form, 422)
     # A correction is made from the sheet: go back there to see it.
-    back = "games.sheet" if correcting else "games.show"
+    back = "game.sheet" if correcting else "game.show"
     return go_to(url_for(back, game_id=game_id))
 
 
@@ -211,7 +212,7 @@ def update(game_id: int, number: int) -> Response:
 def notice(game_id: int, number: int) -> Response:
     """Tell a phone with the form open that the game changed, without touching its form."""
     if not wants_fragment():
-        return redirect(url_for("rounds.edit", game_id=game_id, number=number), code=303)
+        return redirect(url_for("game.rounds.edit", game_id=game_id, number=number), code=303)
     state = open_for_read(game_id, current_access())
     seen = request.args.get("v", type=int)
     return respond("rounds/edit.html", "rounds/_notice.html", state=state, number=number, seen=seen)

@@ -19,10 +19,9 @@ from ..rules.sheet_words import worded
 from .rendering import go_to, respond
 from .round_end_form import add_tap, read_form
 from .seat_hand_form import hand_context, seat_form
-from .seats import PAGE, SEAT, SEATS, current_seat, screen, seat_access
+from .seats import PAGE, current_seat, screen, seat_access
 
-bp = Blueprint("seat_hands", __name__, url_prefix=SEAT)
-SEATS.protect(bp)
+bp = Blueprint("hand", __name__)
 PAD = "seats/_own_hand.html"
 
 
@@ -60,7 +59,7 @@ def enter(game_id: int) -> Response:
     """Send this seat's hand for the round, pending until the scorekeeper saves the round;
     refused at its field with the rules' reason. The seat is the link's, never the form's."""
     state = open_for_change(game_id, seat_access())
-    return enter_hand(state, current_seat(), PAGE, url_for("seats.show", game_id=game_id))
+    return enter_hand(state, current_seat(), PAGE, url_for("seat.show", game_id=game_id))
 
 
 @bp.post("/hand/tap")

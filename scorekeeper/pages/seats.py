@@ -20,7 +20,7 @@ from ..games.refusals import status_of
 from ..games.seat_links import SeatAccess
 from ..rules.errors import RuleError
 from ..rules.game_state import GameState
-from .game_door import GAME, current_access, protect
+from .game_door import current_access
 from .link_doors import LinkDoor
 from .next_game import lead_to_next_game
 from .posted import posted_action_id, posted_int, posted_version
@@ -36,7 +36,7 @@ from .seat_hand_form import hand_context, seat_form
 
 SEAT = "/s/<int:game_id>/<token>"
 PAGE = "seats/show.html"
-POLL = "seats.version"
+POLL = "seat.version"
 
 
 def _open(game_id: int, token: str, changing: bool) -> SeatAccess:
@@ -49,18 +49,16 @@ SEATS = LinkDoor(
     access_key="seat_access",
     session_key="seats",
     most=20,
-    page="seats.show",
-    share_page="seats.show",
+    page="seat.show",
+    share_page="seat.show",
     opens=_open,
     unremembered=(POLL,),
 )
-
-bp = Blueprint("seats", __name__, url_prefix=SEAT)
-SEATS.protect(bp)
-links_bp = Blueprint("seat_links", __name__, url_prefix=GAME)
-protect(links_bp)
-calls_bp = Blueprint("calls", __name__, url_prefix=GAME)
-protect(calls_bp)
+# The seat's pages are nested under it (pages/__init__.py): the link is checked once here.
+door = Blueprint("seat", __name__, url_prefix=SEAT)
+SEATS.protect(door)
+links_bp = Blueprint("seat_links", __name__)
+calls_bp = Blueprint("calls", __name__)
 ROUND = "games/show.html"
 MAX_SEAT = 1_000  # far past any table; the rules say which seats play
 
@@ -97,7 +95,7 @@ def regions(state: GameState) -> list[str]:
     return [*playing, "seats/_seat.html", "seats/_hand_status.html", "games/_standings.html"]
 
 
-@bp.get("")
+@door.get("")
 def show(game_id: int) -> Response:
     """The seat's page: this round's contract and deal, its own buys and hand, the standings."""
     return _seat_page(seat_state(game_id), current_seat(), PAGE)
@@ -111,7 +109,7 @@ def _seat_page(
     return respond(PAGE, fragment, status, state=state, seat=seat, on=screen(state), **pad, **extra)
 
 
-@bp.get("/version")
+@door.get("/version")
 def version(game_id: int) -> Response:
     """Answer "unchanged" while the game is, else every region of the seat page, up to date."""
     seen = request.args.get("v", type=int)
@@ -132,7 +130,7 @@ def version(game_id: int) -> Response:
     return response
 
 
-@bp.post("/calls")
+@door.post("/calls")
 def call(game_id: int) -> Response:
     """Call "May I?" from this seat's phone: a request the scorekeeper sees at once, or the
     rules' reason it is refused; a second tap while the call is open calls once."""
@@ -144,14 +142,14 @@ def call(game_id: int) -> Response:
         # without script the whole page answers, its pad too (its context, not only the seat's)
         return _seat_page(state, seat, "seats/_seat.html", status_of(error), call_errors=errors)
     if not wants_fragment():
-        return redirect(url_for("seats.show", game_id=game_id), code=303)
+        return redirect(url_for("seat.show", game_id=game_id), code=303)
     return respond(PAGE, "seats/_seat.html", state=fresh, seat=seat, on=screen(fresh))
 
 
-@bp.get("/rules")
+@door.get("/rules")
 def rules(game_id: int) -> Response:
     """The rules card of the game, with the way back to the seat's page."""
-    return rules_card_page(seat_state(game_id).rules, back=url_for("seats.show", game_id=game_id))
+    return rules_card_page(seat_state(game_id).rules, back=url_for("seat.show", game_id=game_id))
 
 
 @links_bp.post("/seat-links")
@@ -167,7 +165,7 @@ def replace(game_id: int) -> Response:
     if seat is None or seat not in seat_links.links_of(game_id):
         abort(404)
     seat_links.rotate(game_id, seat)
-    return redirect(url_for("links.show", game_id=game_id) + "#seat-links", code=303)
+    return redirect(url_for("game.share", game_id=game_id) + "#seat-links", code=303)
 
 
 def _calls_refused(state: GameState, error: RuleError) -> Response:
@@ -194,7 +192,7 @@ def grant(game_id: int) -> Response:
         )
     except RuleError as error:
         return _calls_refused(state, error)
-    location = url_for("games.show", game_id=game_id)
+    location = url_for("game.show", game_id=game_id)
     return after_change(location, "seats/_calls.html", changed, added=seat)
 
 
@@ -202,34 +200,34 @@ def grant(game_id: int) -> Response:
 def dismiss(game_id: int) -> Response:
     """Close the round's calls without a buy; each caller's phone says so."""
     changed = calls.dismiss(open_for_change(game_id, current_access()))
-    return after_change(url_for("games.show", game_id=game_id), "seats/_calls.html", changed)
+    return after_change(url_for("game.show", game_id=game_id), "seats/_calls.html", changed)
 
 
-@bp.app_template_global()
+@door.app_template_global()
 def open_calls_of(state: GameState) -> list[Call]:
     """The round's open calls, for the scorekeeper's round screen (from the facts)."""
     return calls.open_calls(state)
 
 
-@bp.app_template_global()
+@door.app_template_global()
 def call_winners(state: GameState) -> dict[int, list[int]]:
     """Whom one tap grants the discard among several callers, by who discarded (the arbiter)."""
     return calls.winners(state)
 
 
-@bp.app_template_global()
+@door.app_template_global()
 def seat_call_of(state: GameState, seat: int) -> Call | None:
     """A seat's newest call this round, for its own page (an open one from the facts)."""
     return calls.seat_call(state, seat)
 
 
-@bp.app_template_global()
+@door.app_template_global()
 def seat_links_of(game_id: int) -> dict[int, str]:
     """Each seat's link token, for the share page of the game's edit link."""
     return seat_links.links_of(game_id)
 
 
-@bp.app_template_global()
+@door.app_template_global()
 def only_on_local_network(url: str) -> bool:
     """Whether a link's host is a private (LAN) address, which no phone from afar can open."""
     host = urlsplit(url).hostname or ""

@@ -8,12 +8,11 @@ from werkzeug.wrappers import Response
 from ..games import actions
 from ..games.opening import open_for_change, open_for_read
 from ..rules.errors import RuleError
-from .game_door import GAME, current_access, protect
+from .game_door import current_access
 from .posted import posted_action_id, posted_int
 from .rendering import after_change, field_errors, go_to, respond
 
-bp = Blueprint("stock", __name__, url_prefix=GAME)
-protect(bp)
+bp = Blueprint("stock", __name__)
 PAGE = "games/show.html"
 
 
@@ -38,6 +37,6 @@ def run_out(game_id: int) -> Response:
             stock_errors=field_errors(error, state.rules),
         )
     if outcome.ends_round and changed.current is not None:
-        return go_to(url_for("rounds.edit", game_id=game_id, number=changed.current.number))
-    location = url_for("games.show", game_id=game_id)
+        return go_to(url_for("game.rounds.edit", game_id=game_id, number=changed.current.number))
+    location = url_for("game.show", game_id=game_id)
     return after_change(location, "games/_stock.html", changed)

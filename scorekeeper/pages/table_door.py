@@ -5,10 +5,13 @@ What a table's links share with a game's is in link_doors (LinkDoor).
 
 from __future__ import annotations
 
-from flask import Blueprint, g
+from dataclasses import dataclass
+
+from flask import Blueprint
 from werkzeug.wrappers import Response
 
 from ..link_tokens import Access
+from ..models import CardTable
 from ..tables.table_links import open_table, rotate
 from .link_doors import LinkDoor, role_named
 from .rendering import respond
@@ -17,10 +20,17 @@ TABLE = "/t/<int:table_id>/<token>"
 REMEMBERED_TABLES = 10
 
 
-def _open(table_id: int, token: str, changing: bool) -> Access:
-    """Check the table's link and keep the table on g for the page."""
-    g.table, access = open_table(table_id, token, change=changing)
-    return access
+@dataclass(frozen=True)
+class TableAccess(Access):
+    """A table's link, with the table its check read (and locked, for a change)."""
+
+    table: CardTable
+
+
+def _check(table_id: int, token: str, changing: bool) -> Access:
+    """Check the table's link; a change's check takes the table's lock."""
+    table, access = open_table(table_id, token, change=changing)
+    return TableAccess(access.id, access.token, access.role, table)
 
 
 TABLES = LinkDoor(
@@ -28,30 +38,34 @@ TABLES = LinkDoor(
     access_key="table_access",
     session_key="tables",
     most=REMEMBERED_TABLES,
-    page="tables.show",
-    share_page="table_links.show",
-    opens=_open,
+    page="table.show",
+    share_page="table.share",
+    opens=_check,
 )
-protect_table = TABLES.protect
-table_access = TABLES.access
-require_table_edit = TABLES.require_edit
-remembered_tables = TABLES.remembered
-open_table_in_browser = TABLES.open_in_browser
-
-bp = Blueprint("table_links", __name__, url_prefix=TABLE)
-protect_table(bp)
+# Every page of a table is nested under it (pages/__init__.py): the link is checked once here.
+door = Blueprint("table", __name__, url_prefix=TABLE)
+TABLES.protect(door)
 
 
-@bp.get("/share")
-def show(table_id: int) -> Response:
+def current_table() -> CardTable:
+    """The table this request's link opened (TABLES checked it before the view)."""
+    access = TABLES.access()
+    assert isinstance(access, TableAccess)  # _check made it
+    return access.table
+
+
+@door.get("/share")
+def share(table_id: int) -> Response:
     """Show the table's links with QR codes: the view link to all, the edit link to editors."""
-    editable = table_access().can_edit
-    return respond("tables/share.html", "tables/share.html", table=g.table, editable=editable)
+    editable = TABLES.access().can_edit
+    return respond(
+        "tables/share.html", "tables/share.html", table=current_table(), editable=editable
+    )
 
 
-@bp.post("/links/<role>")
-def replace(table_id: int, role: str) -> Response:
+@door.post("/links/<role>")
+def replace_link(table_id: int, role: str) -> Response:
     """Replace the edit or view link; whoever holds the old one is locked out at once."""
     replacing = role_named(role)
-    require_table_edit()
-    return TABLES.replaced(table_id, replacing, rotate(g.table, replacing))
+    TABLES.require_edit()
+    return TABLES.replaced(table_id, replacing, rotate(current_table(), replacing))

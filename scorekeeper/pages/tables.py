@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from flask import Blueprint, g, request, url_for
+from flask import Blueprint, request, url_for
 from werkzeug.wrappers import Response
 
 from ..rules.errors import RuleError
@@ -14,16 +14,9 @@ from .games import start_from_form
 from .posted import page_from
 from .record_view import record_context
 from .rendering import field_errors, respond
-from .table_door import (
-    TABLE,
-    open_table_in_browser,
-    protect_table,
-    require_table_edit,
-    table_access,
-)
+from .table_door import TABLES, current_table, door
 
-bp = Blueprint("tables", __name__)
-protect_table(bp)
+bp = Blueprint("tables", __name__)  # a new table: no link yet
 
 
 @bp.get("/tables/new")
@@ -41,41 +34,42 @@ def create() -> Response:
     except RuleError as error:
         errors = field_errors(error)
         return respond("tables/new.html", "tables/new.html", 422, errors=errors, name=name)
-    return open_table_in_browser(table.id, table.edit_token)
+    return TABLES.open_in_browser(table.id, table.edit_token)
 
 
-@bp.get(TABLE)
+@door.get("")
 def show(table_id: int) -> Response:
     """Show the table: its people, merge suggestions, its games newest first, 20 a page.
 
     The record reads every game of the table, so the page fetches it on its own (htmx on
     load, a link without script): paging through the games never recomputes it.
     """
-    page = games.games_page(g.table, page_from())
+    table = current_table()
     return respond(
         "tables/show.html",
         "tables/show.html",
-        table=g.table,
-        editable=table_access().can_edit,
-        games=page,
-        people=people.people(g.table),
-        similar=people.similar(g.table),
-        merged=people.merged(g.table),
+        table=table,
+        editable=TABLES.access().can_edit,
+        games=games.games_page(table, page_from()),
+        people=people.people(table),
+        similar=people.similar(table),
+        merged=people.merged(table),
     )
 
 
-@bp.get(f"{TABLE}/record")
+@door.get("/record")
 def record(table_id: int) -> Response:
     """Show each person's figures over the table's finished games, under the filters."""
-    context = record_context(g.table, request.args)
+    context = record_context(current_table(), request.args)
     status = context.pop("status")
     return respond("tables/record.html", "tables/_record.html", status, **context)
 
 
 def _new_game_page(form: NewGameForm, status: int = 200) -> Response:
     """The new-game form of a table, offering the table's people as they type."""
-    known = [p.name for p in people.people(g.table)]
-    action = url_for("tables.start", table_id=g.table.id)
+    table = current_table()
+    known = [p.name for p in people.people(table)]
+    action = url_for("table.start", table_id=table.id)
     return respond(
         "games/new.html",
         "games/new.html",
@@ -83,19 +77,19 @@ def _new_game_page(form: NewGameForm, status: int = 200) -> Response:
         form=form,
         known=known,
         action=action,
-        table=g.table,
+        table=table,
     )
 
 
-@bp.get(f"{TABLE}/games/new")
+@door.get("/games/new")
 def new_game(table_id: int) -> Response:
     """Show the form to start a game at this table, its people offered by name."""
-    require_table_edit()
+    TABLES.require_edit()
     return _new_game_page(NewGameForm())
 
 
-@bp.post(f"{TABLE}/games")
+@door.post("/games")
 def start(table_id: int) -> Response:
     """Start a game that belongs to this table; new names become people of the table."""
-    require_table_edit()
-    return start_from_form(_new_game_page, partial(games.start_game, g.table))
+    TABLES.require_edit()
+    return start_from_form(_new_game_page, partial(games.start_game, current_table()))

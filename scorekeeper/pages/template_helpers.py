@@ -24,7 +24,7 @@ from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
 from .next_game import next_game_url
-from .table_door import remembered_tables
+from .table_door import TABLES
 
 
 def new_action_id() -> str:
@@ -114,8 +114,8 @@ def points_at_this_machine(url: str) -> bool:
 
 def table_url(table_id: int | None) -> str | None:
     """The page of the table a game was played at, if this browser opened that table's link."""
-    token = None if table_id is None else remembered_tables().get(table_id)
-    return None if token is None else url_for("tables.show", table_id=table_id, token=token)
+    token = None if table_id is None else TABLES.remembered().get(table_id)
+    return None if token is None else url_for("table.show", table_id=table_id, token=token)
 
 
 def init_app(app: Flask) -> None:

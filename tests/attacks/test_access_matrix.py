@@ -39,29 +39,29 @@ pytestmark = pytest.mark.storage
 # Every table route: its path under /t/<id>/<token>, its method, and whether the view link
 # may open it (only GETs; never a change).
 TABLE_ROUTES: dict[str, tuple[str, str, bool]] = {
-    "tables.show": ("GET", "", True),
-    "tables.record": ("GET", "/record", True),
-    "tables.new_game": ("GET", "/games/new", False),
-    "tables.start": ("POST", "/games", False),
-    "table_links.show": ("GET", "/share", True),
-    "table_links.replace": ("POST", "/links/view", False),
-    "people.show": ("GET", "/people/{anna}", True),
-    "people.rename": ("POST", "/people/{anna}/name", False),
-    "people.preview": ("GET", "/merge?merged={anne}&into={anna}", False),
-    "people.merge": ("POST", "/merge", False),
-    "people.unmerge": ("POST", "/people/{anne}/unmerge", False),
-    "exports.table_csv": ("GET", "/games.csv", True),
-    "exports.table_backup": ("GET", "/backup.json", False),
+    "table.show": ("GET", "", True),
+    "table.record": ("GET", "/record", True),
+    "table.new_game": ("GET", "/games/new", False),
+    "table.start": ("POST", "/games", False),
+    "table.share": ("GET", "/share", True),
+    "table.replace_link": ("POST", "/links/view", False),
+    "table.people.show": ("GET", "/people/{anna}", True),
+    "table.people.rename": ("POST", "/people/{anna}/name", False),
+    "table.people.preview": ("GET", "/merge?merged={anne}&into={anna}", False),
+    "table.people.merge": ("POST", "/merge", False),
+    "table.people.unmerge": ("POST", "/people/{anne}/unmerge", False),
+    "table.downloads.table_csv": ("GET", "/games.csv", True),
+    "table.downloads.table_backup": ("GET", "/backup.json", False),
 }
 FORMS = {
-    "tables.start": {
+    "table.start": {
         "ruleset": "may-i",
         "first_dealer": "0",
         "players-0": "Anna",
         "players-1": "Xi",
     },
-    "people.rename": {"name": "Annabel"},
-    "people.merge": {"merged": "{anne}", "into": "{anna}"},
+    "table.people.rename": {"name": "Annabel"},
+    "table.people.merge": {"merged": "{anne}", "into": "{anna}"},
 }
 REFUSED_KINDS = {
     "wrong": 404,
@@ -175,13 +175,17 @@ def test_every_table_route_refuses_every_wrong_kind_of_link_and_changes_nothing(
     statuses[by_view.status_code] += 1
     assert stored_facts(app) == before
     by_edit = _call(client, world, route, world.edit)
-    opened = (200, 303, 422) if route == "people.unmerge" else (200, 303)  # Anne is not merged
+    opened = (
+        (200, 303, 422) if route == "table.people.unmerge" else (200, 303)
+    )  # Anne is not merged
     assert by_edit.status_code in opened, by_edit.get_data(as_text=True)[:500]
     statuses[by_edit.status_code] += 1
     FIGURES.update({f"access matrix:table routes {code}": n for code, n in statuses.items()})
 
 
-@pytest.mark.parametrize("route", ["people.show", "people.rename", "people.unmerge"])
+@pytest.mark.parametrize(
+    "route", ["table.people.show", "table.people.rename", "table.people.unmerge"]
+)
 def test_another_tables_person_is_not_found_through_this_tables_link(
     app: Flask, client: FlaskClient, world: World, route: str
 ) -> None:

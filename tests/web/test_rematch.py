@@ -66,7 +66,9 @@ def test_play_again_records_the_next_game_through_the_one_change_path(
     assert version_of(app, 1) == seen + 1
     with app.app_context():
         assert db.session.get_one(Game, 1).rematch_id == 2
-        newest = db.session.scalars(select(Change).where(Change.game_id == 1)).all()[-1]
+        newest = db.session.scalars(
+            select(Change).where(Change.game_id == 1).order_by(Change.id)
+        ).all()[-1]
         assert (newest.kind, newest.version) == ("rematch", seen + 1)
     assert "The next game was started (Play again)" in text(table.page("/sheet"))
 

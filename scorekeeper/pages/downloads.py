@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, g, render_template
+from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_read
-from ..tables import backup, export, games
-from .game_door import GAME, current_access, protect
+from ..tables import backup, games, record_csv
+from .game_door import current_access
 from .remembered_rule_sets import saved_here
-from .table_door import TABLE, protect_table, require_table_edit
+from .table_door import TABLES, current_table
 
-bp = Blueprint("exports", __name__)
-protect_table(bp)
-game_bp = Blueprint("game_exports", __name__, url_prefix=GAME)
-protect(game_bp)
+game_bp = Blueprint("downloads", __name__)  # under the game's door
+table_bp = Blueprint("downloads", __name__)  # under the table's
 
 
 def _download(body: str, mimetype: str, filename: str) -> Response:
@@ -31,25 +29,25 @@ def _csv_download(body: str, filename: str) -> Response:
     return response
 
 
-@bp.get(f"{TABLE}/games.csv")
+@table_bp.get("/games.csv")
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, one row per game and player."""
-    body = export.table_csv(games.all_games(g.table))
+    body = record_csv.table_csv(games.all_games(current_table()))
     return _csv_download(body, f"table-{table_id}-games.csv")
 
 
-@bp.get(f"{TABLE}/backup.json")
+@table_bp.get("/backup.json")
 def table_backup(table_id: int) -> Response:
     """Download the whole table as a JSON backup; it holds the edit links, so editors only."""
-    require_table_edit()
-    body = backup.export_backup(g.table, saved_here()).model_dump_json(indent=1)
+    TABLES.require_edit()
+    body = backup.export_backup(current_table(), saved_here()).model_dump_json(indent=1)
     return _download(body, "application/json", f"table-{table_id}-backup.json")
 
 
 @game_bp.get("/sheet.csv")
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
-    body = export.game_csv(open_for_read(game_id, current_access()))
+    body = record_csv.game_csv(open_for_read(game_id, current_access()))
     return _csv_download(body, f"game-{game_id}.csv")
 
 

@@ -16,7 +16,7 @@ from ..rules.ruleset_json import ruleset_from_dict
 from .rendering import respond
 from .ruleset_form import decode, encode
 
-bp = Blueprint("blank_sheets", __name__)
+bp = Blueprint("printed_sheets", __name__)
 PAGE = "rules/blank_sheet.html"
 USUAL_TABLE = 4  # the sheet a family most often prints, where the rules allow it
 CHOSEN = "sheet_players"  # the table size this browser last asked for (a game's link asks its)
