@@ -11,9 +11,9 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, RoundResult, SeatHand
-from tests.conftest import Table
+from tests.conftest import Table, count
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import PLAYERS, count, version
+from tests.web.test_seat_calls import PLAYERS, version
 from tests.web.test_seat_hands import enter, one_tap
 
 pytestmark = pytest.mark.storage

@@ -13,10 +13,10 @@ from sqlalchemy import text as sql
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy, RoundResult, SeatCall, SeatHand
-from tests.conftest import Table
+from tests.conftest import Table, count, seat_tokens
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import count, tokens, version
+from tests.web.test_seat_calls import version
 
 pytestmark = pytest.mark.storage
 
@@ -25,7 +25,7 @@ THREE = ["Anna", "Ben", "Oma"]
 
 def enter(table: Table, app: Flask, seat: int, **fields: str) -> None:
     """Send a hand from a seat's own phone, for round 1."""
-    sent = table.client.post(f"/s/1/{tokens(app)[seat]}/hand", data={"number": "1", **fields})
+    sent = table.client.post(f"/s/1/{seat_tokens(app)[seat]}/hand", data={"number": "1", **fields})
     assert sent.status_code == 303, text(sent.get_data(as_text=True))
 
 
@@ -106,7 +106,7 @@ def test_a_form_that_already_shows_the_newer_entry_saves(app: Flask, table: Tabl
 def test_a_buy_for_a_player_who_called_settles_the_call(app: Flask, table: Table) -> None:
     table.start(["Anna", "Ben", "Carla", "Dan"])
     drawn = version(app)
-    called = table.client.post(f"/s/1/{tokens(app)[2]}/calls", headers=HX)
+    called = table.client.post(f"/s/1/{seat_tokens(app)[2]}/calls", headers=HX)
     assert called.status_code == 200
     # The scorekeeper, who has not seen the call, taps Buy on Carla's row.
     assert table.buy("Carla", version=str(drawn)).status_code == 303
@@ -122,7 +122,7 @@ def test_a_buy_for_a_player_who_called_settles_the_call(app: Flask, table: Table
 
 def test_a_call_open_when_its_round_is_saved_is_closed(app: Flask, table: Table) -> None:
     table.start(["Anna", "Ben", "Carla", "Dan"])
-    assert table.client.post(f"/s/1/{tokens(app)[2]}/calls", headers=HX).status_code == 200
+    assert table.client.post(f"/s/1/{seat_tokens(app)[2]}/calls", headers=HX).status_code == 200
     saved = table.end_round(1, "Anna", {"Ben": 10, "Carla": 20, "Dan": 30})
     assert saved.status_code == 303
     assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 0

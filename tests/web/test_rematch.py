@@ -11,10 +11,10 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game
-from tests.conftest import Table
+from tests.conftest import Table, seat_tokens
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, TIED_GAME, play, text
-from tests.web.test_seat_links import game_links, seat_tokens
+from tests.web.test_seat_links import game_links
 
 pytestmark = pytest.mark.storage
 

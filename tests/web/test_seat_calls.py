@@ -10,14 +10,14 @@ import urllib.request
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper import kept
 from scorekeeper.extensions import db
 from scorekeeper.games import seat_links
 from scorekeeper.games.facts import read_game
 from scorekeeper.models import Buy, Game, SeatCall
-from tests.conftest import LiveGame, Table, at_once
+from tests.conftest import LiveGame, Table, at_once, count, seat_tokens
 from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
 from tests.web.test_queries import statements
@@ -25,20 +25,6 @@ from tests.web.test_queries import statements
 pytestmark = pytest.mark.storage
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]  # Anna deals round 1: Ben plays first
-
-
-def tokens(app: Flask, game_id: int = 1) -> dict[int, str]:
-    with app.app_context():
-        found = seat_links.links_of(game_id)
-        db.session.remove()
-        return found
-
-
-def count(app: Flask, model: type, *where: object) -> int:
-    with app.app_context():
-        found = db.session.scalar(select(func.count()).select_from(model).where(*where)) or 0
-        db.session.remove()
-        return found
 
 
 def version(app: Flask) -> int:
@@ -50,13 +36,14 @@ def version(app: Flask) -> int:
 
 def call(table: Table, app: Flask, seat: int) -> str:
     """Tap "May I?" on a seat's page (htmx); the seat region answered."""
-    response = table.client.post(f"/s/1/{tokens(app)[seat]}/calls", headers=HX)
+    response = table.client.post(f"/s/1/{seat_tokens(app)[seat]}/calls", headers=HX)
     assert response.status_code == 200, response.get_data(as_text=True)
     return text(response.get_data(as_text=True))
 
 
-def seat_page(table: Table, app: Flask, seat: int) -> str:
-    return text(table.client.get(f"/s/1/{tokens(app)[seat]}").get_data(as_text=True))
+def seat_page(table: Table, app: Flask, seat: int, language: str = "en") -> str:
+    page = table.client.get(f"/s/1/{seat_tokens(app)[seat]}", headers={"Accept-Language": language})
+    return text(page.get_data(as_text=True))
 
 
 def test_a_call_shows_on_the_round_screen_at_once_and_buys_nothing(
@@ -182,7 +169,7 @@ def test_a_call_the_rules_refuse_is_refused_at_the_callers_phone(app: Flask, tab
     for _ in range(3):
         table.buy("Ben")  # May I? allows 3 a round
     before = version(app)
-    refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls", headers=HX)
+    refused = table.client.post(f"/s/1/{seat_tokens(app)[1]}/calls", headers=HX)
     assert refused.status_code == 422
     assert "The limit of 3 buys per round is reached." in text(refused.get_data(as_text=True))
     assert count(app, SeatCall) == 0 and version(app) == before
@@ -199,7 +186,7 @@ def test_only_the_edit_link_grants_or_dismisses(app: Flask, table: Table) -> Non
         ("/calls/dismiss", {}),
     ):
         assert table.client.post(f"/g/1/{view}{path}", data=data).status_code == 403
-        assert table.client.post(f"/g/1/{tokens(app)[1]}{path}", data=data).status_code == 404
+        assert table.client.post(f"/g/1/{seat_tokens(app)[1]}{path}", data=data).status_code == 404
     assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 1 and count(app, Buy) == 0
 
 
@@ -270,7 +257,7 @@ def test_a_refused_call_posted_without_script_answers_the_page_with_the_reason(
     for _ in range(3):
         table.buy("Ben")
     before = version(app)
-    refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls")
+    refused = table.client.post(f"/s/1/{seat_tokens(app)[1]}/calls")
     assert refused.status_code == 422
     page = refused.get_data(as_text=True)
     assert "The limit of 3 buys per round is reached." in text(page)

@@ -18,12 +18,12 @@ from werkzeug.test import TestResponse
 from scorekeeper.extensions import db
 from scorekeeper.games import seat_links
 from scorekeeper.models import Change, Game, RoundResult, SeatHand
-from tests.conftest import LiveGame, Table, at_once
+from tests.conftest import LiveGame, Table, at_once, count, seat_tokens
 from tests.tables.backups import backup_of, empty, encoded, upload
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import PLAYERS, count, tokens, version
+from tests.web.test_seat_calls import PLAYERS, seat_page, version
 
 pytestmark = pytest.mark.storage
 
@@ -34,13 +34,8 @@ def enter(
     """Send a hand from a seat's own page (round 1 unless told)."""
     data = {"number": "1", **fields}
     return table.client.post(
-        f"/s/1/{tokens(app)[seat]}/hand", data=data, headers=HX if htmx else {}
+        f"/s/1/{seat_tokens(app)[seat]}/hand", data=data, headers=HX if htmx else {}
     )
-
-
-def seat_page(table: Table, app: Flask, seat: int, language: str = "en") -> str:
-    page = table.client.get(f"/s/1/{tokens(app)[seat]}", headers={"Accept-Language": language})
-    return text(page.get_data(as_text=True))
 
 
 def every_hand_in(table: Table, app: Flask) -> None:
@@ -103,7 +98,7 @@ def test_a_seat_enters_only_its_own_hand(app: Flask, table: Table) -> None:
     assert refused.status_code == 422  # Ben's own hand is empty: the others' fields are no field
     assert count(app, SeatHand) == 0
     enter(table, app, 2, points_2="20")
-    ben = tokens(app)[1]
+    ben = seat_tokens(app)[1]
     assert table.client.post(f"/g/1/{ben}/rounds/1/pending/2/send-back").status_code == 404
     assert table.client.get(f"/g/1/{ben}/rounds/1/pending", headers=HX).status_code == 404
     assert count(app, SeatHand, SeatHand.status == "pending") == 1
@@ -249,7 +244,7 @@ def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Tab
     every_hand_in(table, app)
     before = version(app)
     one_tap(table)
-    poll = table.client.get(f"/s/1/{tokens(app)[1]}/version?v={before}&on=round-1", headers=HX)
+    poll = table.client.get(f"/s/1/{seat_tokens(app)[1]}/version?v={before}&on=round-1", headers=HX)
     assert poll.headers.get("HX-Refresh") == "true"  # a fresh pad for round 2
     assert "Round 1 is saved: your hand counts 35 points." in seat_page(table, app, 1)
     assert "Round 1 is saved: you went out." in seat_page(table, app, 0)
@@ -260,7 +255,7 @@ def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Tab
 
 def test_a_seats_picked_card_tapped_again_takes_one_copy_back(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    ben = f"/s/1/{tokens(app)[1]}"
+    ben = f"/s/1/{seat_tokens(app)[1]}"
     data = {"number": "1", "cards_1": "K Q K", "tap": "1:-K"}
     tapped = table.client.post(f"{ben}/hand/tap", data=data, headers=HX)
     pad = tapped.get_data(as_text=True)
@@ -270,7 +265,7 @@ def test_a_seats_picked_card_tapped_again_takes_one_copy_back(app: Flask, table:
 
 def test_the_pad_and_the_entries_answer_a_page_or_their_fragment(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    ben = f"/s/1/{tokens(app)[1]}"
+    ben = f"/s/1/{seat_tokens(app)[1]}"
     tapped = table.client.post(f"{ben}/hand/tap", data={"number": "1", "tap": "1:K"}, headers=HX)
     assert tapped.get_data(as_text=True).lstrip().startswith('<section id="own-hand"')
     assert 'data-testid="tally-1">10<' in tapped.get_data(as_text=True)
@@ -290,7 +285,7 @@ def test_a_refusal_is_in_the_seats_language(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     enter(table, app, 2, went_out="2")
     refused = table.client.post(
-        f"/s/1/{tokens(app)[3]}/hand",
+        f"/s/1/{seat_tokens(app)[3]}/hand",
         data={"number": "1", "went_out": "3"},
         headers={**HX, "Accept-Language": "de"},
     )
