@@ -23,6 +23,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.games import actions, seat_links
+from scorekeeper.models import Game
 from scorekeeper.rules.presets import MAY_I
 from tests import figures
 from tests.databases import PostgresDatabase, close, make_app, sqlite_copy, sqlite_template
@@ -196,6 +197,22 @@ def seat_tokens(app: Flask, game_id: int = 1) -> dict[int, str]:
         found = seat_links.links_of(game_id)
         db.session.remove()
         return found
+
+
+def game_links(app: Flask, game_id: int = 1) -> tuple[str, str]:
+    """A game's edit and view tokens."""
+    with app.app_context():
+        game = db.session.get_one(Game, game_id)
+        return game.edit_token, game.view_token
+
+
+def version_of(app: Flask, game_id: int = 1) -> int:
+    """A game's version as stored."""
+    with app.app_context():
+        found = db.session.scalar(select(Game.version).where(Game.id == game_id))
+        db.session.remove()
+        assert found is not None
+        return int(found)
 
 
 @dataclass

@@ -18,12 +18,12 @@ from werkzeug.test import TestResponse
 from scorekeeper.extensions import db
 from scorekeeper.games import seat_links
 from scorekeeper.models import Change, Game, RoundResult, SeatHand
-from tests.conftest import LiveGame, Table, at_once, count, seat_tokens
+from tests.conftest import LiveGame, Table, at_once, count, seat_tokens, version_of
 from tests.tables.backups import backup_of, empty, encoded, upload
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import PLAYERS, seat_page, version
+from tests.web.test_seat_calls import PLAYERS, seat_page
 
 pytestmark = pytest.mark.storage
 
@@ -66,10 +66,10 @@ def test_a_seat_enters_its_own_hand_and_the_scorekeeper_sees_it_pending(
     app: Flask, table: Table
 ) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     assert enter(table, app, 1, points_1="35").status_code == 303
     assert count(app, SeatHand) == 1 and count(app, RoundResult) == 0
-    assert version(app) == before + 1  # every phone's poll sees it within 2 s
+    assert version_of(app) == before + 1  # every phone's poll sees it within 2 s
     said = seat_page(table, app, 1)
     assert "Your hand is with the scorekeeper: 35 points." in said
     poll = table.client.get(f"{table.url}/version?v={before}&on=round", headers=HX)
@@ -119,13 +119,13 @@ def test_the_rules_refuse_a_hand_at_its_field(
     app: Flask, table: Table, fields: dict[str, str], reason: str
 ) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     refused = enter(table, app, 1, htmx=True, **fields)
     assert refused.status_code == 422
     said = refused.get_data(as_text=True)
     assert said.lstrip().startswith('<section id="own-hand"')  # the pad alone, for htmx
     assert reason in text(said)
-    assert count(app, SeatHand) == 0 and version(app) == before
+    assert count(app, SeatHand) == 0 and version_of(app) == before
 
 
 def test_only_the_cutter_claims_the_cut_bonus(app: Flask, table: Table) -> None:
@@ -155,10 +155,10 @@ def test_a_second_player_saying_they_went_out_is_refused_with_the_reason(
 
 def test_a_double_tap_enters_once(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     for _ in range(2):
         assert enter(table, app, 1, points_1="35", action_id="tap-1").status_code == 303
-    assert count(app, SeatHand) == 1 and version(app) == before + 1
+    assert count(app, SeatHand) == 1 and version_of(app) == before + 1
 
 
 def test_a_sent_back_hand_shows_the_note_at_the_seat_which_enters_it_again(
@@ -242,7 +242,7 @@ def test_undo_takes_the_whole_round_back(app: Flask, table: Table) -> None:
 def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     every_hand_in(table, app)
-    before = version(app)
+    before = version_of(app)
     one_tap(table)
     poll = table.client.get(f"/s/1/{seat_tokens(app)[1]}/version?v={before}&on=round-1", headers=HX)
     assert poll.headers.get("HX-Refresh") == "true"  # a fresh pad for round 2

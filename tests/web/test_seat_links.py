@@ -17,7 +17,7 @@ from scorekeeper.models import Game
 from scorekeeper.pages.seats import only_on_local_network
 from scorekeeper.security import redact_links
 from tests.attacks.test_rate_limits import limited  # noqa: F401 (a fixture)
-from tests.conftest import Table, seat_tokens
+from tests.conftest import Table, game_links, seat_tokens
 from tests.databases import close, make_app
 from tests.web.test_games import HX, text
 
@@ -25,14 +25,6 @@ pytestmark = pytest.mark.storage
 
 PLAYERS = ["Anna", "Ben", "Carla"]
 LAN_NOTE = "a player joining from afar cannot open them"
-
-
-def game_links(app: Flask, game_id: int = 1) -> tuple[str, str]:
-    """The game's edit and view tokens."""
-    with app.app_context():
-        game = db.session.get(Game, game_id)
-        assert game is not None
-        return game.edit_token, game.view_token
 
 
 def test_every_seat_gets_its_own_strong_link(app: Flask, table: Table) -> None:

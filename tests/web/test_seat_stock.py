@@ -9,9 +9,9 @@ import pytest
 from flask import Flask
 
 from scorekeeper.models import SeatCall, SeatHand
-from tests.conftest import Table, count, seat_tokens
+from tests.conftest import Table, count, seat_tokens, version_of
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import PLAYERS, seat_page, version
+from tests.web.test_seat_calls import PLAYERS, seat_page
 from tests.web.test_seat_hands import enter
 
 pytestmark = pytest.mark.storage
@@ -45,7 +45,7 @@ def stock_ended(app: Flask, table: Table) -> int:
     table.start(PLAYERS)
     table.run_out(seen=0)
     table.run_out(seen=1)
-    return version(app)
+    return version_of(app)
 
 
 def test_a_call_after_the_stocks_end_is_refused_with_the_reason(app: Flask, table: Table) -> None:
@@ -53,7 +53,7 @@ def test_a_call_after_the_stocks_end_is_refused_with_the_reason(app: Flask, tabl
     refused = table.client.post(f"/s/1/{seat_tokens(app)[1]}/calls", headers=HX)
     assert refused.status_code == 422
     assert "The stock ended this round: nobody can buy any more." in text(refused.get_data(True))
-    assert count(app, SeatCall) == 0 and version(app) == before
+    assert count(app, SeatCall) == 0 and version_of(app) == before
 
 
 def test_going_out_after_the_stocks_end_is_refused_with_the_reason(
@@ -63,7 +63,7 @@ def test_going_out_after_the_stocks_end_is_refused_with_the_reason(
     refused = enter(table, app, 1, htmx=True, went_out="1")
     assert refused.status_code == 422
     assert "The stock ended this round: nobody went out." in text(refused.get_data(True))
-    assert count(app, SeatHand) == 0 and version(app) == before
+    assert count(app, SeatHand) == 0 and version_of(app) == before
     assert enter(table, app, 1, points_1="35").status_code == 303  # a counted hand is welcome
 
 
