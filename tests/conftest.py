@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import threading
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -239,6 +241,27 @@ def live_game(database_url: str, tmp_path: Path) -> Iterator[LiveGame]:
     with serving(app, WSGIRequestHandler) as base:
         yield LiveGame(app, base, game_id, token)
     close(app)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Keep a 303 as the answer: it is how a plain form says "done"."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def status_of(
+    request: urllib.request.Request | str, timeout: float = 30, opener: Any = urllib.request.urlopen
+) -> int:
+    """Send a request to a live server; its status code, an HTTP error's too."""
+    try:
+        with opener(request, timeout=timeout) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as answer:
+        return int(answer.code)
 
 
 def at_once(send: Callable[[Call], int], calls: list[Call]) -> list[int]:

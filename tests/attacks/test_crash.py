@@ -29,6 +29,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.models import Change, Game
 from scorekeeper.rules.presets import MAY_I
+from tests.conftest import status_of
 from tests.figures import FIGURES
 
 pytestmark = pytest.mark.storage
@@ -89,10 +90,7 @@ def post(base: str, path: str, token: str, body: dict[str, object]) -> int:
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+        return status_of(request)
     except OSError:
         return 0
 

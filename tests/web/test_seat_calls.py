@@ -14,11 +14,18 @@ from sqlalchemy import select
 
 from scorekeeper import kept
 from scorekeeper.extensions import db
-from scorekeeper.games import seat_links
 from scorekeeper.games.facts import read_game
 from scorekeeper.models import Buy, Game, SeatCall
-from tests.conftest import LiveGame, Table, at_once, count, seat_tokens, version_of
-from tests.web.test_concurrency import OPENER
+from tests.conftest import (
+    OPENER,
+    LiveGame,
+    Table,
+    at_once,
+    count,
+    seat_tokens,
+    status_of,
+    version_of,
+)
 from tests.web.test_games import HX, text
 from tests.web.test_queries import statements
 
@@ -184,17 +191,11 @@ def test_only_the_edit_link_grants_or_dismisses(app: Flask, table: Table) -> Non
 
 
 def test_two_seats_calling_at_once_both_land(live_game: LiveGame) -> None:
-    with live_game.app.app_context():
-        links = seat_links.links_of(live_game.game_id)
-        db.session.remove()
+    links = seat_tokens(live_game.app, live_game.game_id)
 
     def send(seat: int) -> int:
         url = f"{live_game.base}/s/{live_game.game_id}/{links[seat]}/calls"
-        try:
-            with OPENER.open(urllib.request.Request(url, data=b""), timeout=30) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(urllib.request.Request(url, data=b""), opener=OPENER.open)
 
     assert at_once(send, [1, 2, 3, 3]) == [303] * 4
     assert live_game.count(SeatCall) == 3  # seat 3 tapped twice: one call

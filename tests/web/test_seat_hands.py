@@ -16,12 +16,19 @@ from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.games import seat_links
 from scorekeeper.models import Change, Game, RoundResult, SeatHand
-from tests.conftest import LiveGame, Table, at_once, count, seat_tokens, version_of
+from tests.conftest import (
+    OPENER,
+    LiveGame,
+    Table,
+    at_once,
+    count,
+    seat_tokens,
+    status_of,
+    version_of,
+)
 from tests.tables.backups import backup_of, empty, encoded, upload
 from tests.tables.helpers import open_table, start_at
-from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
 from tests.web.test_seat_calls import PLAYERS, seat_page
 
@@ -293,18 +300,12 @@ def test_a_refusal_is_in_the_seats_language(app: Flask, table: Table) -> None:
 
 
 def test_two_seats_entering_at_once_both_land(live_game: LiveGame) -> None:
-    with live_game.app.app_context():
-        links = seat_links.links_of(live_game.game_id)
-        db.session.remove()
+    links = seat_tokens(live_game.app, live_game.game_id)
 
     def send(seat: int) -> int:
         url = f"{live_game.base}/s/{live_game.game_id}/{links[seat]}/hand"
         body = urllib.parse.urlencode({"number": "1", f"points_{seat}": str(10 + seat)})
-        try:
-            with OPENER.open(urllib.request.Request(url, data=body.encode()), timeout=30) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(urllib.request.Request(url, data=body.encode()), opener=OPENER.open)
 
     assert at_once(send, [1, 2, 3]) == [303] * 3
     assert live_game.count(SeatHand) == 3
