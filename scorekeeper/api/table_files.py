@@ -67,6 +67,7 @@ class Restored(Answer):
     players_added: Count
     games_added: Count
     house_rules_added: Count
+    evenings_added: Count = Field(description="The card parties the restore added.")
     house_rules: list[SavedRuleSet] = Field(
         description="The house rule sets the restore added, each with its own new token."
     )

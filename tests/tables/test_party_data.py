@@ -137,6 +137,7 @@ def test_a_backup_restores_an_evening_whole_with_the_same_standings(
     assert upload(client, backup).status_code == 303
     assert evening_facts(app) == before
     assert stored_facts(app) == facts
+    assert "New card parties: 1." in text(client.get("/").get_data(as_text=True))
     assert upload(client, backup).status_code == 303  # twice adds nothing
     assert evening_facts(app) == before
     home = text(client.get("/").get_data(as_text=True))
