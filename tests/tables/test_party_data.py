@@ -154,17 +154,38 @@ def _stranger_at_evening(backup: dict[str, Any]) -> None:
 
 
 def _game_twice(backup: dict[str, Any]) -> None:
-    games = backup["parties"][0]["games"]
-    games[1]["game"] = games[0]["game"]
+    again = json.loads(json.dumps(backup["parties"][0]))
+    for person in again["people"]:
+        person["token"] = person["token"][::-1]
+    backup["parties"].append(again)
 
 
 def _swapper_not_there(backup: dict[str, Any]) -> None:
     backup["parties"][0]["changes"][0]["after"]["people"][0] = "stranger"
 
 
+def _swap_as_a_number(backup: dict[str, Any]) -> None:
+    backup["parties"][0]["changes"][0]["after"]["people"] = 7
+
+
+def _someone_missing_in_a_round(backup: dict[str, Any]) -> None:
+    missing = backup["parties"][0]["games"].pop()
+    backup["games"] = [game for game in backup["games"] if game["edit_token"] != missing["game"]]
+
+
+def _too_few_to_seat(backup: dict[str, Any]) -> None:
+    party = backup["parties"][0]
+    party["games"], party["people"] = [], party["people"][:2]
+    party["changes"] = [change for change in party["changes"] if change["kind"] == "start"]
+    party["changes"][0]["after"]["people"] = [person["uid"] for person in party["people"]]
+
+
 @pytest.mark.parametrize(
     ("breaks", "reason"),
     [
+        (_swap_as_a_number, "does not hold, at parties.0.changes.0.after"),
+        (_someone_missing_in_a_round, "Each round of the evening seats each of its people once."),
+        (_too_few_to_seat, "The backup is refused at parties.0.people"),
         (_drop_evening_game, "does not hold, at parties.0.games.0.game"),
         (_stranger_at_evening, "does not hold, at parties.0.people"),
         (_game_twice, "The backup holds one game in two evenings."),

@@ -19,6 +19,7 @@ from ...extensions import db
 from ...models import CardParty, CardTable, Game, PartyChange, PartyGame, PartyPerson
 from ...rules.errors import RuleError
 from ...rules.messages import N_, msg
+from ...rules.party_seating import table_sizes
 from ...rules.ruleset_json import ruleset_from_dict
 from .format import (
     Backup,
@@ -125,7 +126,7 @@ def check_parties(backup: Backup) -> None:
     for number, party in enumerate(backup.parties):
         where = f"parties.{number}"
         try:
-            ruleset_from_dict(party.rules, stored=True)
+            rules = ruleset_from_dict(party.rules, stored=True)
         except RuleError as error:
             raise refused_at(f"{where}.rules", error.message) from None
         uids = [person.uid for person in party.people]
@@ -134,6 +135,11 @@ def check_parties(backup: Backup) -> None:
         present = [person_of(uid, into) for uid in uids]
         if len(set(present)) != len(present):
             raise refused_at(f"{where}.people", msg(N_("One person is there twice.")))
+        if not party.games:  # its first seating is drawn from the people and the rules
+            try:
+                table_sizes(len(uids), rules, party.tables)
+            except RuleError as error:
+                raise refused_at(f"{where}.people", error.message) from None
         links.update(person.token for person in party.people)
         _check_games(where, party, games, into, set(present))
         taken.update(played.game for played in party.games)
@@ -174,6 +180,15 @@ def _check_games(
         if any(person_of(uid, into) not in present for uid in game.seats):
             reason = msg(N_("This game seats someone who is not at the evening."))
             raise refused_at(f"{where}.games.{index}.game", reason)
+    seated: dict[int, list[str | None]] = {}
+    for played in party.games:
+        seated.setdefault(played.round, []).extend(
+            person_of(uid, into) for uid in games[played.game].seats
+        )
+    if any(sorted(map(str, people)) != sorted(map(str, present)) for people in seated.values()):
+        # As live: a round starts with every person of the evening at one of its tables.
+        reason = msg(N_("Each round of the evening seats each of its people once."))
+        raise refused_at(f"{where}.games", reason)
 
 
 def _counted(numbers: list[int]) -> list[int]:
@@ -188,10 +203,11 @@ def _check_named(where: str, party: BackupParty, uids: set[str]) -> None:
             raise _not_held(f"{where}.seating")
     for index, change in enumerate(party.changes):
         after = change.after or {}
-        named: list[Any] = list(after.get("people") or [])
+        named = after.get("people") or []
         seating = after.get("seating") or []
         if not isinstance(named, list) or not isinstance(seating, list):
             raise _not_held(f"{where}.changes.{index}.after")
+        named = list(named)
         for table in seating:
             named += table if isinstance(table, list) else [None]
         if any(not isinstance(uid, str) or uid not in uids for uid in named):
