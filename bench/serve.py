@@ -65,7 +65,7 @@ def main() -> None:
 
     print("ready", flush=True)
     if os.environ.get("BENCH_SERVER") == "gunicorn":
-        from scorekeeper import servers
+        from scorekeeper.hosting import servers
 
         servers.serve(make, "127.0.0.1", port, THREADS, servers.cores(), "gunicorn")
         return

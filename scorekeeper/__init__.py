@@ -7,7 +7,8 @@ from pathlib import Path
 
 from flask import Flask
 
-__version__ = "0.2.0"
+from .version import __version__ as __version__
+
 HERE = Path(__file__).parent
 
 
@@ -38,20 +39,18 @@ def create_app(config: dict[str, object] | None = None, served_on: Sequence[str]
     Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds every link
 
     from . import (
-        access_log,
         assets,
         database,
         error_pages,
-        health,
         i18n,
         models,  # noqa: F401  (its tables join db.metadata for the migrations)
         pages,
         rate_limits,
-        schema,
         security,
         unchanged_poll,
     )
     from .extensions import csrf, db, htmx, migrate
+    from .hosting import access_log, health, schema
 
     db.init_app(app)
     database.init_app(app)

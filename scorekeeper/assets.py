@@ -67,6 +67,8 @@ def _cache_forever(response: Response) -> Response:
     return response
 
 
+# Flask-Compress gzips a static file again on every request, streamed without a length: 2.77 ms
+# of CPU a request for htmx instead of 0.71 here (issue 34, measured with the test client).
 # Not game data: a static file gzipped per version (a few dozen files, 100 KB or so each).
 @lru_cache(maxsize=128)
 def _compressed_file(path: str, _mtime_ns: int) -> bytes:

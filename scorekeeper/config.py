@@ -21,7 +21,8 @@ from flask import Config, Flask
 
 from .rate_counts import file_uri
 
-LANGUAGES = ("en", "de", "nl", "es")
+# The header's choice shows each code (EN … FR); every test of the catalogs runs over them.
+LANGUAGES = ("en", "de", "nl", "es", "fr")
 PREFIX = "SCOREKEEPER_"
 
 
@@ -222,7 +223,7 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_SEAT_WRITES": "20 per minute; 200 per hour",
     # Replacing a leaked link is rare; each replacement keeps the old one as a retired row.
     "RATELIMIT_LINK_REPLACEMENTS": "10 per minute; 50 per hour",
-    "ACCESS_LOG": True,  # one line per request (access_log.py)
+    "ACCESS_LOG": True,  # one line per request (hosting/access_log.py)
 }
 
 

@@ -1,172 +1,159 @@
 """Imports point down the layers of ARCHITECTURE.md: a module never imports from a layer above it.
 
-Low to high: the rules engine (standard library only, but for the rating's one module),
-infrastructure, the services (games,
-tables, the capability links they share, and saved house rule sets),
-the two front doors (pages and api, which never import each other), and the app itself.
+The contracts are import-linter's, in pyproject.toml ([tool.importlinter]); `lint-imports` checks
+them in `make check` and here. Low to high: the rules engine (standard library only, but for the
+rating's one module), infrastructure, the services (games, tables, the capability links they
+share, and saved house rule sets), the two front doors (pages and api, which never import each
+other), the app's own parts, and hosting, which alone builds the app. What follows them are the
+checks no contract can express.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import sys
+import tomllib
 from pathlib import Path
-from typing import NamedTuple
 
+import grimp
 import pytest
+from importlinter import configuration
+from importlinter.application import use_cases
+from importlinter.application.app_config import settings
 
 PACKAGE = Path(__file__).parent.parent / "scorekeeper"
-
-
-class Layer(NamedTuple):
-    """A layer's name and height; a module may import its own layer or lower ones."""
-
-    name: str
-    height: int
-
-
+PYPROJECT = PACKAGE.parent / "pyproject.toml"
+CONTRACTS = tomllib.loads(PYPROJECT.read_text())["tool"]["importlinter"]["contracts"]
 # The one library the rules engine imports, each in one module: a pure one (no I/O, no app).
 RULES_LIBRARIES = {"scorekeeper.rules.party_rating": {"openskill"}}
-RULES, INFRASTRUCTURE, SERVICE = Layer("rules", 0), Layer("infrastructure", 1), Layer("service", 2)
-PAGES, API, APP = Layer("pages", 3), Layer("api", 3), Layer("app", 4)
-# The first name under scorekeeper/ (a subpackage or a module) decides a module's layer.
-LAYERS = {
-    "rules": RULES,
-    **dict.fromkeys(
-        [
-            *("extensions", "config", "database", "models", "i18n", "collation", "kept"),
-            *("schema", "database_copies", "instance_backup", "upgrades", "write_turns"),
-            "rate_counts",
-        ],
-        INFRASTRUCTURE,
-    ),
-    "migrations": INFRASTRUCTURE,
-    "link_tokens": SERVICE,
-    "house_rules": SERVICE,
-    "games": SERVICE,
-    "tables": SERVICE,
-    "pages": PAGES,
-    "api": API,
-    **dict.fromkeys(
-        [
-            *("__init__", "cli", "security", "error_pages", "assets", "rate_limits"),
-            *("unchanged_poll", "access_log", "health", "lan", "servers"),
-            *("command_options", "instance_move"),
-        ],
-        APP,
-    ),
-}
 
 
-def layer_of(module: str) -> Layer | None:
-    """The layer of a module named like `scorekeeper.games.state`; None if it has none."""
-    parts = module.split(".")[1:] or ["__init__"]
-    return LAYERS.get(parts[0])
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    """Every import of the package, the standard library's and other packages' too."""
+    return grimp.build_graph("scorekeeper", include_external_packages=True, cache_dir=None)
 
 
-def may_import(own: Layer, theirs: Layer | None) -> bool:
-    """Its own layer or a lower one; pages and api stand side by side and never meet."""
-    return theirs is not None and (theirs.height < own.height or theirs == own)
+class Built:
+    """lint-imports' graph builder, answering a graph made here."""
+
+    def __init__(self, graph: grimp.ImportGraph) -> None:
+        self.graph = graph
+
+    def build(self, **_options: object) -> grimp.ImportGraph:
+        return self.graph
 
 
-def module_name(path: Path) -> str:
-    """`scorekeeper/games/state.py` as `scorekeeper.games.state`; a package as its name."""
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def contracts_kept(graph: grimp.ImportGraph, *added: tuple[str, str]) -> bool:
+    """Whether the contracts hold for the package with these imports (importer, imported) added."""
+    changed = copy.deepcopy(graph)
+    for importer, imported in added:
+        changed.add_import(importer=importer, imported=imported)
+    configuration.configure()  # what the lint-imports command sets up, then its graph replaced
+    settings.configure(GRAPH_BUILDER=Built(changed))
+    try:
+        return use_cases.lint_imports(str(PYPROJECT), cache_dir=None, no_logo=True)
+    finally:
+        configuration.configure()
 
 
-def is_package(path: Path) -> bool:
-    return path.name == "__init__.py"
+def test_the_contracts_hold(graph: grimp.ImportGraph) -> None:
+    assert contracts_kept(graph)
 
 
-def imported(path: Path, source: str) -> list[tuple[int, str]]:
-    """Every module the source imports, anywhere in it, with its line; relative ones resolved."""
-    here = module_name(path).split(".")
-    package = here if is_package(path) else here[:-1]
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            target = ".".join(base + ([node.module] if node.module else []))
-            # `from . import config` imports the module scorekeeper.config, not the package.
-            found += [(node.lineno, submodule(target, alias.name)) for alias in node.names]
-    return found
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("scorekeeper.rules.scoring", "scorekeeper.models"),
+        ("scorekeeper.rules.scoring", "scorekeeper.i18n"),
+        ("scorekeeper.models", "scorekeeper.games.state"),
+        ("scorekeeper.games.state", "scorekeeper.pages.rendering"),
+        ("scorekeeper.pages.buys", "scorekeeper.api.base"),
+        ("scorekeeper.api.routes", "scorekeeper.pages.rendering"),
+        ("scorekeeper.api.routes", "scorekeeper"),
+        ("scorekeeper.games.state", "scorekeeper.security"),
+        ("scorekeeper.security", "scorekeeper.hosting.health"),
+        ("scorekeeper.hosting.cli", "scorekeeper.kept"),
+        ("scorekeeper.rules.errors", "scorekeeper.rules.scoring"),  # a circle
+        ("scorekeeper.api.base", "scorekeeper.api.games"),  # a floor of the API below its door
+    ],
+)
+def test_an_import_against_a_contract_is_caught(
+    graph: grimp.ImportGraph, importer: str, imported: str
+) -> None:
+    assert not contracts_kept(graph, (importer, imported))
 
 
-def submodule(target: str, name: str) -> str:
-    """`target.name` when that is a module of ours, else `target`."""
-    candidate = PACKAGE.parent.joinpath(*f"{target}.{name}".split("."))
-    exists = candidate.with_suffix(".py").exists() or (candidate / "__init__.py").exists()
-    return f"{target}.{name}" if exists else target
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("scorekeeper.rules.scoring", "scorekeeper.rules.table"),
+        ("scorekeeper.models", "scorekeeper.rules.messages"),
+        ("scorekeeper.pages.buys", "scorekeeper.games.actions"),
+        ("scorekeeper", "scorekeeper.api.routes"),
+        ("scorekeeper.hosting.health", "scorekeeper.version"),
+    ],
+)
+def test_a_downward_import_passes(graph: grimp.ImportGraph, importer: str, imported: str) -> None:
+    assert contracts_kept(graph, (importer, imported))
 
 
-def violations(path: Path, source: str) -> list[str]:
-    """What in this module's imports breaks the layer order, one line each."""
-    own = layer_of(module_name(path))
-    if own is None:
-        return [f"{path.name} belongs to no layer: place it in tests/test_layers.py"]
-    found = []
-    for line, target in imported(path, source):
-        top = target.split(".")[0]
-        if top != "scorekeeper":
-            allowed = RULES_LIBRARIES.get(module_name(path), set())
-            if own == RULES and top not in sys.stdlib_module_names and top not in allowed:
-                found.append(f"line {line}: the rules engine imports {target}")
-            continue
-        theirs = layer_of(target)
-        if not may_import(own, theirs):
-            found.append(f"line {line}: {own.name} imports {target} ({theirs and theirs.name})")
-    return found
+def layered(contract: str) -> set[str]:
+    """The names a layers contract places, each a package or module of its container."""
+    (layers,) = [c for c in CONTRACTS if c["id"] == contract]
+    return {
+        name.strip() for layer in layers["layers"] for name in layer.replace("|", ":").split(":")
+    }
+
+
+def test_every_module_is_in_a_layer() -> None:
+    """A new module is placed in the layers of pyproject.toml, or no contract would check it."""
+    found = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__"}
+    found |= {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert found == layered("layers")
+    assert {"rules", "games", "pages", "api", "hosting"} <= found
+    api = {path.stem for path in (PACKAGE / "api").glob("*.py")} - {"__init__"}
+    assert api == layered("api-floors")
+
+
+def library_imports(graph: grimp.ImportGraph, module: str) -> set[str]:
+    """The packages outside scorekeeper and the standard library a module imports."""
+    imported = {name.split(".")[0] for name in graph.find_modules_directly_imported_by(module)}
+    return imported - {"scorekeeper"} - sys.stdlib_module_names
+
+
+def rules_engine_libraries(graph: grimp.ImportGraph) -> dict[str, set[str]]:
+    """What the rules engine imports besides the standard library, by module, where any."""
+    return {
+        module: found
+        for module in graph.find_descendants("scorekeeper.rules")
+        if (found := library_imports(graph, module))
+    }
+
+
+def test_the_rules_engine_imports_the_standard_library_alone(graph: grimp.ImportGraph) -> None:
+    assert rules_engine_libraries(graph) == RULES_LIBRARIES
+
+
+@pytest.mark.parametrize("library", ["flask", "sqlalchemy", "openskill"])
+def test_a_library_in_the_rules_engine_is_caught(graph: grimp.ImportGraph, library: str) -> None:
+    changed = copy.deepcopy(graph)
+    changed.add_import(importer="scorekeeper.rules.scoring", imported=library)
+    assert rules_engine_libraries(changed) != RULES_LIBRARIES
+
+
+def test_a_migration_imports_nothing_of_the_app() -> None:
+    """Outside the import graph (no package): each migration keeps what it needs as it was."""
+    for path in (PACKAGE / "migrations").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert not node.level and "scorekeeper" not in (node.module or ""), path
+            if isinstance(node, ast.Import):
+                assert not any("scorekeeper" in alias.name for alias in node.names), path
 
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
-
-
-def test_every_module_is_checked() -> None:
-    names = {module_name(path) for path in MODULES}
-    assert {"scorekeeper.rules.scoring", "scorekeeper.games.state", "scorekeeper.api"} <= names
-    assert len(MODULES) > 40
-
-
-@pytest.mark.parametrize("path", MODULES, ids=lambda path: str(path.relative_to(PACKAGE)))
-def test_imports_point_down_the_layers(path: Path) -> None:
-    assert violations(path, path.read_text()) == []
-
-
-@pytest.mark.parametrize(
-    ("where", "source"),
-    [
-        ("rules/scoring.py", "import flask"),
-        ("rules/scoring.py", "from sqlalchemy import select"),
-        ("rules/scoring.py", "from ..models import Game"),
-        ("rules/scoring.py", "from .. import i18n"),
-        ("models.py", "from .games.state import game_state"),
-        ("games/state.py", "def f():\n    from ..pages.rendering import respond"),
-        ("pages/buys.py", "from ..api.base import game_access"),
-        ("api/routes.py", "from scorekeeper.pages import rendering"),
-        ("api/routes.py", "from .. import create_app"),
-        ("games/state.py", "from ..security import redact_links"),
-        ("nowhere.py", "import os"),
-    ],
-)
-def test_an_upward_import_is_caught(where: str, source: str) -> None:
-    assert violations(PACKAGE / where, source) != []
-
-
-@pytest.mark.parametrize(
-    ("where", "source"),
-    [
-        ("rules/scoring.py", "import re\nfrom .ruleset import RuleSet\nfrom . import table"),
-        ("models.py", "from .extensions import db\nfrom .rules.messages import Message"),
-        ("games/state.py", "from ..models import Game\nfrom . import history"),
-        ("pages/buys.py", "from ..games import actions\nfrom .game_door import GAME"),
-        ("__init__.py", "from . import config\nfrom .api.routes import bp"),
-    ],
-)
-def test_a_downward_import_passes(where: str, source: str) -> None:
-    assert violations(PACKAGE / where, source) == []
 
 
 # The stored facts of a game; a front door gets a game's state from games/opening.py only.
@@ -197,32 +184,31 @@ def test_the_front_doors_read_no_game_through_the_orm(path: Path) -> None:
     assert not [word for word in taken if word in source]
 
 
-# Who keeps game data: the one cache (kept.py) and the three modules that call into it for
-# their kind (a game's states, the sheet's regions, the record's scored games).
-KEEPERS = {"kept.py", "games/opening.py", "pages/kept_regions.py", "tables/record.py"}
+# Who keeps game data: the one cache, kept.py; the `kept` contract names the three modules that
+# call into it for their kind (a game's states, the sheet's regions, the record's scored games).
 # The memoizers of what is no game data: rule text, words and numbers, files, models, names.
 MEMOIZERS = {
-    *("games/state.py", "i18n.py", "assets.py", "collation.py", "schema.py", "api/reading.py"),
-    *("rules/ruleset_json.py", "tables/backup_rows.py"),
+    *(
+        "games/state.py",
+        "i18n.py",
+        "assets.py",
+        "collation.py",
+        "hosting/schema.py",
+        "api/reading.py",
+    ),
+    *("rules/ruleset_json.py", "tables/backup/write.py"),
 }
 
 
-def keeps_game_data(path: Path, source: str) -> bool:
-    """Whether a module imports the one cache, or a least-recently-used map of its own."""
-    imports = imported(path, source)
-    kept = any(target == "scorekeeper.kept" for _line, target in imports)
-    return kept or "cachetools" in source or "OrderedDict" in source
+def keeps_a_map(source: str) -> bool:
+    """Whether a module holds a least-recently-used map of its own."""
+    return "cachetools" in source or "OrderedDict" in source
 
 
-def test_only_the_one_cache_and_its_callers_keep_game_data() -> None:
-    """States, regions and scored games live in kept.py alone; the opening, the sheet's
-    regions and the record call into it, and nothing else keeps a game."""
-    keepers = {
-        str(path.relative_to(PACKAGE))
-        for path in MODULES
-        if keeps_game_data(path, path.read_text())
-    }
-    assert keepers == KEEPERS
+def test_only_the_one_cache_keeps_game_data() -> None:
+    """States, regions and scored games live in kept.py alone: nothing else keeps a map."""
+    keepers = {str(path.relative_to(PACKAGE)) for path in MODULES if keeps_a_map(path.read_text())}
+    assert keepers == {"kept.py"}
     assert not (PACKAGE / "recent.py").exists()
 
 
@@ -244,12 +230,9 @@ def test_each_memoizer_keeps_no_game_data_and_says_why_with_a_bound() -> None:
 
 
 def test_a_map_of_a_module_of_its_own_is_caught() -> None:
-    here = PACKAGE / "games" / "links.py"
-    assert keeps_game_data(here, "from collections import OrderedDict")
-    assert keeps_game_data(here, "from cachetools import LRUCache")
-    assert keeps_game_data(here, "from ..kept import keep_state")
-    assert keeps_game_data(PACKAGE / "cli.py", "from .kept import keep_state")
-    assert not keeps_game_data(here, "from functools import lru_cache")
+    assert keeps_a_map("from collections import OrderedDict")
+    assert keeps_a_map("from cachetools import LRUCache")
+    assert not keeps_a_map("from functools import lru_cache")
 
 
 def test_the_rules_engine_derives_a_state_from_facts_alone() -> None:
@@ -298,29 +281,3 @@ def test_a_version_moved_elsewhere_is_caught() -> None:
     assert moves_a_version(bump) == [1]
     assert moves_a_version("game.version += 1") == [1]
     assert moves_a_version("db.session.execute(update(Round).values(run_outs=2))") == []
-
-
-# The API's floors, lowest first: each module imports only those below it, so none imports one
-# above it and no two import each other (ARCHITECTURE.md, "The JSON API").
-API_FLOORS = (
-    *("base", "fields", "reading", "answers", "openapi"),
-    *("rulesets", "games", "rounds", "seats", "tables", "table_people", "table_files"),
-    "routes",
-)
-
-
-def test_the_api_modules_import_only_the_floors_below_them() -> None:
-    modules = {path.stem for path in (PACKAGE / "api").glob("*.py")} - {"__init__"}
-    assert modules == set(API_FLOORS)
-    upward = []
-    for floor, name in enumerate(API_FLOORS):
-        path = PACKAGE / "api" / f"{name}.py"
-        for line, target in imported(path, path.read_text(encoding="utf-8")):
-            parts = target.split(".")
-            if (
-                parts[:2] == ["scorekeeper", "api"]
-                and len(parts) > 2
-                and API_FLOORS.index(parts[2]) >= floor
-            ):
-                upward.append(f"api/{name}.py:{line} imports {target}")
-    assert upward == []

@@ -19,7 +19,7 @@ from pydantic_core import core_schema
 from werkzeug.routing import AnyConverter, IntegerConverter, Rule
 
 from ..rules.bounds import NUMBERS, Bound
-from ..tables.backup_format import Backup
+from ..tables.backup.format import Backup
 from .answers import Conflict, Problem
 from .base import MediaType, Operation, Schema, operation_of
 

@@ -1,6 +1,6 @@
 """A table's files through the API: both CSVs, the JSON backup and its restore.
 
-The same service as the pages' downloads and import (tables.export, tables.backup): the
+The same service as the pages' downloads and import (tables.record_csv, tables.backup): the
 restore is the two-phase one, whole or refused with the reason.
 """
 
@@ -15,8 +15,8 @@ from .. import house_rules
 from ..games.opening import open_for_read
 from ..models import HouseRules
 from ..rules.messages import N_, msg
-from ..tables import backup, export, games
-from ..tables.backup_format import Backup
+from ..tables import backup, games, record_csv
+from ..tables.backup.format import Backup
 from .answers import NewLinks
 from .base import (
     GAME,
@@ -82,14 +82,14 @@ def _csv(body: str) -> Response:
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, as the table's page offers it."""
     table, _access = open_table(table_id, change=False)
-    return _csv(export.table_csv(games.all_games(table)))
+    return _csv(record_csv.table_csv(games.all_games(table)))
 
 
 @bp.get(f"{GAME}/sheet.csv")
 @documented({200: GAME_CSV})
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
-    return _csv(export.game_csv(open_for_read(game_id, game_access(game_id, change=False))))
+    return _csv(record_csv.game_csv(open_for_read(game_id, game_access(game_id, change=False))))
 
 
 def held_sets() -> list[HouseRules]:

@@ -92,7 +92,7 @@ def clean_names(names: Sequence[str]) -> list[str]:
 
 def check_deal(rules: RuleSet, players: int, first_dealer: int | None, decks: int | None) -> None:
     """Refuse a game the rules cannot deal (players, decks, first dealer): new games and a
-    restore's replay (tables/backup_replay) both ask here."""
+    restore's replay (tables/backup/replay.py) both ask here."""
     deal_for(rules, players, 1, first_dealer or 0, decks)
 
 
@@ -131,7 +131,7 @@ def buy_refused(
     state: GameState, current: CurrentRound, seat: int, bought_above: int | None = None
 ) -> Message | None:
     """Why the rules refuse this seat's buy now (the stock, caps, twice in a row, down), if
-    they do; live buys and a restore's replay (tables/backup_replay) both ask here."""
+    they do; live buys and a restore's replay (tables/backup/replay.py) both ask here."""
     return buy_after_stock_refusal(state.rules, current.run_outs) or buy_refusal(
         state.rules,
         current.number,

@@ -7,7 +7,7 @@ is `add`'s. Nothing else moves a version (tests/test_layers.py). Who made a chan
 its kind (`actor_of`): each kind is one door's. What an entry holds before and
 after is plain data of fixed shapes (a round's end as `snapshot` has it, for one), which
 undo puts back (games/writes.take_back) and a table's backup carries
-(tables/backup_history.py): they never change, or older histories could not be undone.
+(tables/backup/replay.py): they never change, or older histories could not be undone.
 """
 
 from __future__ import annotations

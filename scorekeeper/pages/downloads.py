@@ -6,7 +6,7 @@ from flask import Blueprint, render_template
 from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_read
-from ..tables import backup, export, games
+from ..tables import backup, games, record_csv
 from .game_door import current_access
 from .remembered_rule_sets import saved_here
 from .table_door import TABLES, current_table
@@ -32,7 +32,7 @@ def _csv_download(body: str, filename: str) -> Response:
 @table_bp.get("/games.csv")
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, one row per game and player."""
-    body = export.table_csv(games.all_games(current_table()))
+    body = record_csv.table_csv(games.all_games(current_table()))
     return _csv_download(body, f"table-{table_id}-games.csv")
 
 
@@ -47,7 +47,7 @@ def table_backup(table_id: int) -> Response:
 @game_bp.get("/sheet.csv")
 def game_csv(game_id: int) -> Response:
     """Download the game's sheet as CSV: rounds × players, with totals."""
-    body = export.game_csv(open_for_read(game_id, current_access()))
+    body = record_csv.game_csv(open_for_read(game_id, current_access()))
     return _csv_download(body, f"game-{game_id}.csv")
 
 

@@ -1,7 +1,7 @@
 """A round's end: who went out, each other hand, the cut; every rule it must pass (RULES.md 5-7).
 
 Live entry (both front doors, through games/round_end.save_result) and a restore's replay
-(tables/backup_replay) check a round here, against the game's state, and get the facts the
+(tables/backup/replay.py) check a round here, against the game's state, and get the facts the
 history stores; a refusal is a RuleError at the field it concerns ("hands.2", "went_out").
 """
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm import subqueryload
 
 from ..extensions import db
 from ..games import actions
 from ..games.facts import read_games, read_table_games
 from ..games.state import game_state
-from ..models import LARGEST_INTEGER, Buy, CardTable, Game, Round, RoundResult, Seat, TablePlayer
+from ..models import LARGEST_INTEGER, CardTable, Game, Round, TablePlayer
 from ..rules.game_state import GameState
 from ..rules.ruleset import RuleSet
 from . import people
@@ -61,40 +59,19 @@ def all_game_rows(table: CardTable) -> list[Game]:
     """Every game of the table as ORM rows with every stored column (a backup writes them
     all, and when each buy was made), oldest first, in a fixed number of queries.
 
-    Each kind of fact is read in one query joined on the table (not a list of game ids, which
-    SQLAlchemy would split into chunks). The rules engine never reads these (all_games).
+    subqueryload reads each kind of fact in one query joined on the table's games;
+    selectinload would name their ids, 500 to a query (77 statements for 2,000 games, not 13).
+    The rules engine never reads these (all_games).
     """
     load_people(table)
-    mine = Game.table_id == table.id
-    found = list(db.session.scalars(select(Game).where(mine).order_by(Game.id)))
-    seats = _by(db.session.scalars(select(Seat).join(Game).where(mine)), "game_id")
-    rounds = list(db.session.scalars(select(Round).join(Game).where(mine)))
-    in_rounds = select(Round.id).join(Game).where(mine)
-    results = _by(
-        db.session.scalars(select(RoundResult).where(RoundResult.round_id.in_(in_rounds))),
-        "round_id",
+    rounds = subqueryload(Game.rounds)
+    query = select(Game).where(Game.table_id == table.id).order_by(Game.id)
+    loaded = query.options(
+        subqueryload(Game.seats),
+        rounds.subqueryload(Round.results),
+        rounds.subqueryload(Round.buys),
     )
-    buys = _by(db.session.scalars(select(Buy).where(Buy.round_id.in_(in_rounds))), "round_id")
-    for played in rounds:
-        set_committed_value(
-            played, "results", sorted(results.get(played.id, []), key=lambda r: r.seat)
-        )
-        set_committed_value(played, "buys", sorted(buys.get(played.id, []), key=lambda b: b.id))
-    by_game = _by(rounds, "game_id")
-    for game in found:
-        set_committed_value(game, "seats", sorted(seats.get(game.id, []), key=lambda s: s.position))
-        set_committed_value(
-            game, "rounds", sorted(by_game.get(game.id, []), key=lambda r: r.number)
-        )
-    return found
-
-
-def _by(rows: Iterable[Any], attribute: str) -> dict[int, list[Any]]:
-    """Rows grouped by one of their columns."""
-    grouped: dict[int, list[Any]] = {}
-    for row in rows:
-        grouped.setdefault(getattr(row, attribute), []).append(row)
-    return grouped
+    return list(db.session.scalars(loaded))
 
 
 def load_people(table: CardTable) -> list[TablePlayer]:

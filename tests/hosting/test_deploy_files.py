@@ -15,9 +15,10 @@ import pytest
 import yaml
 from flask import Flask
 
-from scorekeeper import __version__, create_app, schema
+from scorekeeper import __version__, create_app
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
+from scorekeeper.hosting import schema
 from scorekeeper.rules.presets import MAY_I
 from tests.databases import migrate
 from tools.nginx_proxy import LOCATIONS, RECIPE, find_nginx, free_port, logged_in, wait_for

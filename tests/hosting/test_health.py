@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorekeeper import __version__, schema
+from scorekeeper import __version__
+from scorekeeper.hosting import schema
 from tests.databases import migrate
 
 pytestmark = pytest.mark.storage

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import servers
-from scorekeeper.lan import lan_address, listening_on
+from scorekeeper.hosting import servers
+from scorekeeper.hosting.lan import lan_address, listening_on
 from tests.hosting.test_instance_backup import SCRIPT
 from tests.hosting.test_serve import status
 from tools.nginx_proxy import free_port, wait_for

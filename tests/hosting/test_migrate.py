@@ -12,9 +12,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import create_app, schema, upgrades
+from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.games import actions
+from scorekeeper.hosting import schema, upgrades
 from scorekeeper.models import Game
 from scorekeeper.rules.presets import MAY_I
 from tests.databases import migrate

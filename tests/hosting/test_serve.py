@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import __version__, config, create_app, servers
-from scorekeeper.cli import data_lines
+from scorekeeper import __version__, config, create_app
 from scorekeeper.config import MissingExtra
+from scorekeeper.hosting import servers
+from scorekeeper.hosting.cli import data_lines
 from tests.hosting.test_instance_backup import SCRIPT
 from tools.nginx_proxy import free_port, wait_for
 

@@ -16,10 +16,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper import config, create_app, servers, upgrades
-from scorekeeper.command_options import parser
+from scorekeeper import config, create_app
 from scorekeeper.config import PREFIX, SETTINGS
 from scorekeeper.extensions import db
+from scorekeeper.hosting import servers, upgrades
+from scorekeeper.hosting.command_options import parser
 from scorekeeper.models import Game
 from scorekeeper.rate_counts import file_uri
 from tests.databases import migrate

@@ -14,7 +14,7 @@ from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Round, RoundResult
-from scorekeeper.tables.export import _tiebreak_cells
+from scorekeeper.tables.record_csv import _tiebreak_cells
 from tests.tables.helpers import BEN_WINS, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
@@ -98,7 +98,7 @@ def test_the_sheet_and_the_end_of_the_game_draw_the_running_totals(client: Flask
         assert "<caption>" in page  # the numbers, for screen readers
 
 
-def test_the_table_page_and_record_ask_the_same_number_of_queries_for_more_games(
+def test_the_table_page_record_and_backup_ask_the_same_number_of_queries_for_more_games(
     app: Flask, client: FlaskClient
 ) -> None:
     url = open_table(client)
@@ -106,12 +106,14 @@ def test_the_table_page_and_record_ask_the_same_number_of_queries_for_more_games
     with counted(app) as one:
         assert client.get(url).status_code == 200
         assert client.get(f"{url}/record").status_code == 200
+        assert client.get(f"{url}/backup.json").status_code == 200
     for _ in range(3):
         play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
     start_at(client, url, ["Eve", "Ben"])
     with counted(app) as five:
         assert client.get(url).status_code == 200
         assert client.get(f"{url}/record").status_code == 200
+        assert client.get(f"{url}/backup.json").status_code == 200
     assert len(five) == len(one)
 
 

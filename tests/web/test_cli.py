@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import segno
 
-from scorekeeper.cli import announce
-from scorekeeper.lan import interface_address, lan_address
+from scorekeeper.hosting.cli import announce
+from scorekeeper.hosting.lan import interface_address, lan_address
 from scorekeeper.security import RedactLinks, redact_links
 
 

@@ -72,12 +72,14 @@ def test_a_round_said_in_german_fills_the_form_and_saves_nothing(table: Table) -
     )
 
 
-def test_spanish_and_dutch_number_words(table: Table) -> None:
+def test_spanish_dutch_and_french_number_words(table: Table) -> None:
     table.start(FAMILY)
     _status, page = read(table, "Bart treinta y cinco, Conc fuera", "es")
     assert field_value(page, "points_1") == "35" and went_out(page) == "2"
     _status, page = read(table, "Marie vijfendertig, Anne uit", "nl")
     assert field_value(page, "points_3") == "35" and went_out(page) == "0"
+    _status, page = read(table, "Anne est sortie, Bart quatre-vingt-quinze", "fr")
+    assert field_value(page, "points_1") == "95" and went_out(page) == "0"
 
 
 def test_what_it_cannot_read_it_says_and_keeps_what_was_typed(table: Table) -> None:
@@ -137,6 +139,12 @@ def test_two_players_said_out_mark_neither_in_the_tables_language(table: Table) 
             "es",
             "Bart un 12",
             "Después de Bartholomeus, «un» puede ser puntos o Unai: di el nombre completo.",
+        ),
+        (
+            "fr",
+            "Bart un 12",
+            "Après Bartholomeus, «\u202fun\u202f» peut être des points ou Unai\u00a0: "
+            "dis le nom entier.",
         ),
     ],
 )

@@ -16,10 +16,11 @@ from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import Connection, Engine, Table, bindparam, inspect, select, text
 
-from . import create_app, schema
-from .config import with_psycopg
+from .. import create_app
+from ..config import with_psycopg
+from ..extensions import db
+from . import schema
 from .database_copies import BackupError
-from .extensions import db
 from .instance_backup import contents
 
 BATCH = 1000  # rows per INSERT: a family's thousands of changes in a few statements

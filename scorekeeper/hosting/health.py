@@ -6,9 +6,10 @@ from flask import Blueprint, jsonify
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.wrappers import Response
 
-from . import __version__, schema
-from .error_pages import RETRY_AFTER
-from .extensions import db
+from ..error_pages import RETRY_AFTER
+from ..extensions import db
+from ..version import __version__
+from . import schema
 
 bp = Blueprint("health", __name__)
 

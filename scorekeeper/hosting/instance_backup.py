@@ -17,10 +17,10 @@ from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import URL, func, select, text
 
+from ..extensions import db
+from ..models import CardTable, Game, HouseRules
 from . import schema
 from .database_copies import BackupError, backup_revision, pg_dump, pg_restore, sqlite_copy
-from .extensions import db
-from .models import CardTable, Game, HouseRules
 
 MAGIC = {b"SQLite format 3\x00": "sqlite", b"PGDMP": "postgresql"}
 SUFFIXES = {"sqlite": ".sqlite3", "postgresql": ".pgdump"}

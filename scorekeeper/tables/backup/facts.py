@@ -1,4 +1,4 @@
-"""Where a restored file and the table it went into disagree; the table's facts were kept.
+"""A table's stored games in their backup form, and where a restored file disagrees with them.
 
 A restore never changes a stored fact (RULES.md §10): an older backup does not undo a merge
 made since, redo an undone one, take back a rename or a corrected round. It says what
@@ -7,13 +7,75 @@ differs instead, read after the restore from what is stored.
 
 from __future__ import annotations
 
-from ..games.history import round_label
-from ..models import CardTable, Game, TablePlayer
-from ..rules.messages import N_, Message, msg
-from ..rules.ruleset_json import ruleset_from_dict
-from . import games
-from .backup_facts import games_facts
-from .backup_format import Backup, BackupGame, BackupPlayer
+from typing import Any
+
+from ...extensions import db
+from ...games.history import round_label
+from ...models import CardTable, Change, Game, RetiredLink, SeatLink, TablePlayer
+from ...rules.messages import N_, Message, msg
+from ...rules.ruleset_json import ruleset_from_dict
+from .. import games
+from .format import (
+    Backup,
+    BackupChange,
+    BackupGame,
+    BackupPlayer,
+    BackupRetiredLink,
+    BackupRound,
+    BackupSeatLink,
+)
+
+
+def games_facts(loaded: list[Game], uid_of: dict[int, str]) -> list[BackupGame]:
+    """Loaded games of a table as their backup form: history and links read in three queries."""
+    ids = [game.id for game in loaded]
+    history, retired, seats = (_by_game(model, ids) for model in (Change, RetiredLink, SeatLink))
+    links = {game.id: game.edit_token for game in loaded}
+    return [
+        game_facts(
+            g, uid_of, history[g.id], retired[g.id], seats[g.id], links.get(g.rematch_id or 0)
+        )
+        for g in loaded
+    ]
+
+
+def _by_game(model: Any, game_ids: list[int]) -> dict[int, list[Any]]:
+    """A model's rows of these games in one query, oldest first, grouped by game (every one)."""
+    query = db.select(model).where(model.game_id.in_(game_ids)).order_by(model.id)
+    found: dict[int, list[Any]] = {game_id: [] for game_id in game_ids}
+    for row in db.session.scalars(query):
+        found[row.game_id].append(row)
+    return found
+
+
+def game_facts(
+    game: Game,
+    uid_of: dict[int, str],
+    changes: list[Change],
+    retired: list[RetiredLink],
+    seat_links: list[SeatLink],
+    rematch: str | None = None,
+) -> BackupGame:
+    """A loaded game of a table, with its history and every link, as its backup form;
+    `rematch` the edit link of the game Play again started after it."""
+    return BackupGame(
+        edit_token=game.edit_token,
+        view_token=game.view_token,
+        rules=game.rules_json,
+        first_dealer=game.first_dealer,
+        dealer_was_cut=game.dealer_was_cut,
+        decks=game.decks,
+        version=game.version,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        seats=[uid_of[seat.table_player_id or 0] for seat in game.seats],
+        rounds=[BackupRound.model_validate(played) for played in game.rounds],
+        changes=[BackupChange.model_validate(change) for change in changes],
+        retired_links=[BackupRetiredLink.model_validate(link) for link in retired],
+        seat_links=[BackupSeatLink.model_validate(link) for link in seat_links],
+        rematch=rematch,
+    )
+
 
 STARTED = ("rules", "first_dealer", "dealer_was_cut", "decks", "seats", "created_at")
 

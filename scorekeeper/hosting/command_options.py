@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import __version__, servers
-from .config import PREFIX, SETTINGS, environment
+from ..config import PREFIX, SETTINGS, environment
+from ..version import __version__
+from . import servers
 
 DEFAULT_PORT = 8000  # 5000 is taken by the system (AirPlay) on many Macs
 

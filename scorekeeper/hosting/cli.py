@@ -15,15 +15,16 @@ import segno
 from flask import Flask
 from sqlalchemy import make_url
 
-from . import command_options, create_app, servers, upgrades
-from .config import BadSetting, MissingExtra
+from .. import create_app
+from ..config import BadSetting, MissingExtra
+from ..extensions import db
+from ..rate_limits import in_one_process
+from ..security import refused_public_host
+from . import command_options, servers, upgrades
 from .database_copies import BackupError
-from .extensions import db
 from .instance_backup import NIGHTLY, backup, keep_newest, restore, stamped
 from .instance_move import move_to
 from .lan import lan_address, served_hosts
-from .rate_limits import in_one_process
-from .security import refused_public_host
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

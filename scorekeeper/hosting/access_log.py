@@ -20,7 +20,7 @@ from flask import Flask
 from flask.logging import has_level_handler
 from werkzeug.wsgi import ClosingIterator
 
-from .security import redact_links
+from ..security import redact_links
 
 LOGGER = logging.getLogger("scorekeeper.access")
 QUIET = ("/healthz", "200")

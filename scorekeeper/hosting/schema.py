@@ -8,9 +8,9 @@ from pathlib import Path
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, column, func, inspect, select, table
 
-from .extensions import db
+from ..extensions import db
 
-MIGRATIONS = str(Path(__file__).parent / "migrations")
+MIGRATIONS = str(Path(__file__).parent.parent / "migrations")
 VERSIONS = table("alembic_version", column("version_num"))
 
 

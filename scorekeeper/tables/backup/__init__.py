@@ -8,26 +8,25 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from .. import house_rules
-from ..extensions import db
-from ..link_tokens import new_token
-from ..models import CardTable, HouseRules, RetiredTableLink
-from ..rules.errors import RuleError
-from ..rules.messages import N_, Message, msg
-from . import games
-from .backup_compare import differences
-from .backup_facts import games_facts
-from .backup_format import (
+from ... import house_rules
+from ...extensions import db
+from ...link_tokens import new_token
+from ...models import CardTable, HouseRules, RetiredTableLink
+from ...rules.errors import RuleError
+from ...rules.messages import N_, Message, msg
+from .. import games
+from .facts import differences, games_facts
+from .format import (
     Backup,
     BackupHouseRules,
     BackupPlayer,
+    BackupRefused,
     BackupRetiredLink,
     BackupTable,
+    read_backup,
 )
-from .backup_read import BackupRefused, read_backup
-from .backup_replay import replay_games
-from .backup_rows import game_rows
-from .backup_write import store
+from .replay import replay_games
+from .write import game_rows, store
 
 __all__ = ["BACKUP_LIMIT", "BackupRefused", "Imported", "export_backup", "import_backup"]
 BACKUP_LIMIT = 64 * 1024 * 1024  # a table's backup holds every game; other requests keep 256 KiB
@@ -91,7 +90,7 @@ def import_backup(data: bytes, saved_sets: Sequence[HouseRules] = ()) -> Importe
     """Restore a backup whole, or refuse it with the reason: a new table, or what one lacks.
 
     The file is read and its games replayed through the rules before anything is locked or
-    written (backup_read, backup_replay); then backup_write adds what the database lacks in
+    written (backup.format, backup.replay); then backup.write adds what the database lacks in
     one short transaction. Nothing already stored is changed: where the file and the table
     differ, `differences` says so. `saved_sets` are the house rule sets the importer holds
     links to: a backup's set that is one of them is not added again.

@@ -15,8 +15,8 @@ from flask import Flask
 from flask_migrate import upgrade
 from sqlalchemy import text
 
+from ..extensions import db
 from . import instance_backup, schema
-from .extensions import db
 
 LOCK = 0x5C0_2E  # pg_advisory_lock key: any fixed number no other tool of ours takes
 
