@@ -76,7 +76,9 @@ def live_region(
     """A live region of the round screen (or a poller), kept once for both ways it is sent:
     out of band, and in place without its root's hx-swap-oob (`region` says the rest).
 
-    Measured (issue 37 step 2, `bench/cost_table.py`, docs/PERFORMANCE.md): see the commit.
+    Measured (issue 37 step 2, `bench/cost_table.py`, callgrind, SQLite, 2026-12-05): the round
+    screen 23.1M -> 17.6M instructions (ratio to the bare app 0.39 -> 0.51), a table-minute
+    330M -> 259M (0.75 -> 0.96), each watching phone's poll after a change rendering nothing.
     """
     rest = context or dict
     html = region(name, state, ("live", part), lambda: {**rest(), "oob": True}, committed)
