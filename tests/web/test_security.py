@@ -37,6 +37,7 @@ def html_post_urls(app: Flask, token: str) -> list[str]:
     fill = {"<int:game_id>": "1", "<token>": token, "<int:number>": "1", "<role>": "view"}
     fill |= {"<int:table_id>": "1", "<int:player_id>": "1"}
     fill["<int:ruleset_id>"] = "1"  # a saved house rule set
+    fill["<int:party_id>"] = "1"  # a card party of the table (none: the CSRF check comes first)
     fill["<int(max=999):seat>"] = "1"  # a seat's hand sent back from the scorekeeper's screen
     urls = []
     for rule in app.url_map.iter_rules():
