@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -36,6 +36,8 @@ class CardTable(db.Model):
     edit_token: Mapped[str] = mapped_column(String(64))
     view_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The family rating (docs/RULES.md 12), off until the table turns it on.
+    rating: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     players: Mapped[list[TablePlayer]] = relationship(
         back_populates="table", order_by="TablePlayer.id", cascade="all, delete-orphan"
@@ -270,6 +272,66 @@ class HouseRules(db.Model):
     token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class CardParty(db.Model):
+    """An evening of a table: several games at once, people moving between them (RULES.md 12).
+
+    It keeps what the organiser chose and did; who played where and how it went are its games'.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("card_table.id", ondelete="CASCADE"), index=True
+    )
+    rules_json: Mapped[dict[str, Any]] = mapped_column(JSON)  # frozen as a game's
+    tables: Mapped[int | None]  # the organiser's number of tables; None: as even as possible
+    rotation: Mapped[str] = mapped_column(String(16))  # progressive, by_standings, mix
+    rotate_every: Mapped[int] = mapped_column(default=1)  # rounds of the evening per seating
+    seed: Mapped[int]  # the draw's: the same seed proposes the same seating
+    # The seating the organiser drew or swapped, by table, person ids; None: the rule's own.
+    seating: Mapped[list[list[int]] | None] = mapped_column(JSON)
+    state: Mapped[str] = mapped_column(String(16), default="drawing")  # playing, ended
+    version: Mapped[int] = mapped_column(default=0)  # bumped by each of the evening's changes
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class PartyPerson(db.Model):
+    """Someone present at an evening, with their own link: "my seat tonight"."""
+
+    __table_args__ = (UniqueConstraint("party_id", "person_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    party_id: Mapped[int] = mapped_column(ForeignKey("card_party.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("table_player.id"), index=True)
+    token: Mapped[str] = mapped_column(String(64))
+
+
+class PartyGame(db.Model):
+    """One table's game in one round of the evening; the round's seating is its games' seats."""
+
+    __table_args__ = (UniqueConstraint("party_id", "round", "table_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    party_id: Mapped[int] = mapped_column(ForeignKey("card_party.id", ondelete="CASCADE"))
+    round: Mapped[int]  # 1-based round of the evening
+    table_number: Mapped[int]  # 1-based; table 1 is the top table
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), unique=True)
+
+
+class PartyChange(db.Model):
+    """One of the evening's own changes (started, drawn again, swapped, confirmed, ended)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    party_id: Mapped[int] = mapped_column(
+        ForeignKey("card_party.id", ondelete="CASCADE"), index=True
+    )
+    kind: Mapped[str] = mapped_column(String(16))
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    version: Mapped[int]  # the evening's version this change made
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def person_of(player: TablePlayer) -> TablePlayer:

@@ -16,6 +16,10 @@ from . import (
     house_rules,
     install,
     keeper_seat,
+    party,
+    party_changes,
+    party_person,
+    party_rating,
     pending_hands,
     people,
     printed_sheets,
@@ -46,7 +50,7 @@ for page in (
 ):
     game_door.door.register_blueprint(page)
 seats.door.register_blueprint(seat_hands.bp)
-for page in (people.bp, downloads.table_bp):
+for page in (people.bp, downloads.table_bp, party.bp, party_changes.bp, party_rating.bp):
     table_door.door.register_blueprint(page)
 
 
@@ -63,6 +67,7 @@ def init_app(app: Flask) -> None:
         games.bp,
         tables.bp,
         restores.bp,
+        party_person.bp,  # a person's own link for an evening: its own door
         game_door.door,
         seats.door,
         table_door.door,

@@ -10,9 +10,10 @@ What is not the game's stays out of the kept HTML: a form's CSRF token and one-t
 are kept as marks and filled each time the region is sent, so a form still posts without
 JavaScript and a double tap still counts once, on every phone apart.
 
-Measured (issue 19 step 6, docs/PERFORMANCE.md; `bench/run.py --before noregions --routes "score
-sheet"`, 2026-12-04, two runs at load 8-11): the score sheet 2.0-3.3x as fast with it, 7.6k
-function calls a request instead of 26.9k; kept.
+Measured (issue 19 step 6, `bench/run.py --before noregions --routes "score sheet"`,
+2026-12-04, two runs at load 8-11): the score sheet 2.0-3.3x as fast with it, 7.6k function
+calls a request instead of 26.9k; kept. Today's figures: docs/PERFORMANCE.md, "Function calls
+a request" (the score sheet, and after a change, when the regions are rendered again).
 """
 
 from __future__ import annotations

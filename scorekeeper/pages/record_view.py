@@ -10,6 +10,7 @@ from ..i18n import translate
 from ..models import CardTable
 from ..rules.presets import PRESETS
 from ..tables.figures import Filters, read_filters, table_record
+from ..tables.rating import table_ratings
 from .table_door import TABLES
 
 
@@ -29,4 +30,5 @@ def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any
         "filter_errors": filter_errors(filters),
         "presets": PRESETS.values(),
         "status": 422 if filters.errors else 200,
+        "ratings": table_ratings(table),
     }

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from ..rules.errors import RuleError
 from ..tables import games, people
+from ..tables.party_evening import evenings
 from .forms import NewGameForm
 from .games import start_from_form
 from .posted import page_from
@@ -54,6 +55,7 @@ def show(table_id: int) -> Response:
         people=people.people(table),
         similar=people.similar(table),
         merged=people.merged(table),
+        evenings=evenings(table),
     )
 
 

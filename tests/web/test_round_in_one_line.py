@@ -7,8 +7,7 @@ import re
 import pytest
 from flask import Flask
 
-from tests.conftest import Table
-from tests.web.test_sharing import links_of
+from tests.conftest import Table, game_links
 
 # Nothing is recorded by a reading: whether the database holds no result is storage's answer.
 pytestmark = pytest.mark.storage
@@ -168,6 +167,6 @@ def test_a_whole_round_said_reads_without_a_word_back(table: Table) -> None:
 
 def test_a_view_link_cannot_use_it(app: Flask, table: Table) -> None:
     table.start(FAMILY)
-    _edit, view = links_of(app)
+    _edit, view = game_links(app)
     answer = table.client.post(f"/g/1/{view}/rounds/1/reading", data={"said": "Anne out"})
     assert answer.status_code == 403
