@@ -3,19 +3,22 @@ seating, standings).
 
 They open with the table's edit or view link as a bearer token, as the table does; an evening
 answers the same to both and names no link, so a relative's view link sees the standings and
-never a way in. Starting and moving an evening are the pages' for now.
+never a way in. The organiser (the edit link) draws the seating again, swaps two people,
+starts a round with the seating shown and ends the evening, each on the version it read (an
+older one is 409, as on the pages); starting an evening is the pages' for now.
 """
 
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Literal, TypeVar
 
 from flask import Blueprint, Response
 from pydantic import Field
 
-from ..models import CardTable
+from ..models import LARGEST_INTEGER, CardParty, CardTable
 from ..rules.messages import N_, msg
+from ..tables import party as parties
 from ..tables.party_evening import Evening, find_party, read_evening
 from ..tables.party_record import evening_lines
 from .base import (
@@ -30,6 +33,8 @@ from .base import (
     documented,
     open_table,
 )
+from .fields import Body, whole
+from .reading import read
 
 bp = Blueprint("parties", __name__)
 PARTY = f"{TABLE}/parties/<int:party_id>"
@@ -67,6 +72,13 @@ class PartyStanding(Answer):
     place: Count
 
 
+class PartyPerson(Answer):
+    """Someone at the evening: the id a swap or a seating names them by, and their name."""
+
+    id: Count
+    name: str
+
+
 class Party(Answer):
     """An evening: what the organiser chose, its current round's tables, what waits, the next
     seating proposed and the standings."""
@@ -84,8 +96,9 @@ class Party(Answer):
     round: Count = Field(description="The round of the evening being (or last) played; 0 first.")
     current: list[PartyTable]
     waiting_for: list[Count] = Field(description="The tables of this round still playing.")
-    proposal: list[list[str]] | None = Field(
-        description="The next seating by table, names; null while a round is played or ended."
+    people: list[PartyPerson]
+    proposal: list[list[Count]] | None = Field(
+        description="The next seating by table, people's ids; null while a round is played."
     )
     standings: list[PartyStanding]
 
@@ -106,12 +119,87 @@ def parties_show(table_id: int, party_id: int) -> tuple[Response, int]:
     return answer(Party.model_validate(party_of(_evening(table, party_id))))
 
 
-def _evening(table: CardTable, party_id: int) -> Evening:
-    """The table's evening of this id, read once; another table's or none is 404."""
+class PartyVersion(Body):
+    """The evening's version as this client read it: an older one is refused with 409."""
+
+    version: whole(LARGEST_INTEGER)  # type: ignore[valid-type]
+
+
+Changed = TypeVar("Changed", bound=PartyVersion)
+
+
+class PartySwap(PartyVersion):
+    """Swap two people of the proposed seating, by their ids."""
+
+    first: whole(LARGEST_INTEGER)  # type: ignore[valid-type]
+    second: whole(LARGEST_INTEGER)  # type: ignore[valid-type]
+
+
+class PartyConfirm(PartyVersion):
+    """Start the round with the seating as it was shown (`proposal`)."""
+
+    seating: list[list[whole(LARGEST_INTEGER)]] = Field(max_length=8)  # type: ignore[valid-type]
+
+
+@bp.post(f"{PARTY}/redraw")
+@documented({200: Party}, PartyVersion, errors=(409, 422))
+def parties_redraw(table_id: int, party_id: int) -> tuple[Response, int]:
+    """Draw the proposed seating again (before a round starts)."""
+    table, body = _for_change(table_id, PartyVersion)
+    return _answered(parties.redraw(table, _party(table, party_id), body.version))
+
+
+@bp.post(f"{PARTY}/swap")
+@documented({200: Party}, PartySwap, errors=(409, 422))
+def parties_swap(table_id: int, party_id: int) -> tuple[Response, int]:
+    """Swap two people of the proposed seating."""
+    table, body = _for_change(table_id, PartySwap)
+    found = _party(table, party_id)
+    changed = parties.swap(table, found, body.version, str(body.first), str(body.second))
+    return _answered(changed)
+
+
+@bp.post(f"{PARTY}/confirm")
+@documented({200: Party}, PartyConfirm, errors=(409, 422))
+def parties_confirm(table_id: int, party_id: int) -> tuple[Response, int]:
+    """Start the evening's next round with the seating shown: each table's game starts."""
+    table, body = _for_change(table_id, PartyConfirm)
+    found = _party(table, party_id)
+    shown = tuple(tuple(str(person) for person in seated) for seated in body.seating)
+    return _answered(parties.confirm(table, found, body.version, shown))
+
+
+@bp.post(f"{PARTY}/end")
+@documented({200: Party}, PartyVersion, errors=(409, 422))
+def parties_end(table_id: int, party_id: int) -> tuple[Response, int]:
+    """End the evening now."""
+    table, body = _for_change(table_id, PartyVersion)
+    return _answered(parties.end(table, _party(table, party_id), body.version))
+
+
+def _for_change(table_id: int, model: type[Changed]) -> tuple[CardTable, Changed]:
+    """The table (its edit link only) and the body read, refused at its fields, before the
+    evening is looked up (as a table's other changes read theirs)."""
+    table, _access = open_table(table_id, change=True)
+    return table, read(model)
+
+
+def _answered(evening: Evening) -> tuple[Response, int]:
+    """The evening after a change, as GET answers it."""
+    return answer(Party.model_validate(party_of(evening)))
+
+
+def _party(table: CardTable, party_id: int) -> CardParty:
+    """The table's evening of this id; another table's or none is 404."""
     try:
-        return read_evening(table, find_party(table, party_id))
+        return find_party(table, party_id)
     except LookupError:
         raise Problem(404, msg(NO_PARTY, id=party_id)) from None
+
+
+def _evening(table: CardTable, party_id: int) -> Evening:
+    """The table's evening of this id, read once."""
+    return read_evening(table, _party(table, party_id))
 
 
 def party_of(evening: Evening) -> With:
@@ -134,8 +222,9 @@ def party_of(evening: Evening) -> With:
             for table in evening.current
         ],
         waiting_for=list(evening.waiting_for),
+        people=[PartyPerson(id=int(key), name=name) for key, name in names.items()],
         proposal=None
         if evening.proposal is None
-        else [[names[key] for key in seated] for seated in evening.proposal],
+        else [[int(key) for key in seated] for seated in evening.proposal],
         standings=[With(row, name=names[row.person]) for row in evening.standings],
     )

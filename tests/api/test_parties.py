@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -32,7 +34,8 @@ def test_a_table_lists_its_evenings_and_shows_one_to_both_links(
     token = links(app)
     drawn = client.get("/api/v1/tables/1/parties/1", headers=bearer(token["edit"])).json
     assert drawn["state"] == "drawing" and drawn["round"] == 0 and drawn["current"] == []
-    assert sorted(n for table in drawn["proposal"] for n in table) == sorted(SEVEN)
+    names = {person["id"]: person["name"] for person in drawn["people"]}
+    assert sorted(names[n] for table in drawn["proposal"] for n in table) == sorted(SEVEN)
     assert [len(table) for table in drawn["proposal"]] == [4, 3]
     confirm(client, party_url)
     four, three = games_of(app, client, 1)
@@ -81,3 +84,39 @@ def test_an_evening_opens_only_with_its_tables_links(app: Flask, client: FlaskCl
     assert_problem(missing, 404)
     huge = client.get(f"/api/v1/tables/1/parties/{2**70}", headers=bearer(token["edit"]))
     assert_problem(huge, 404)
+
+
+def test_the_organiser_moves_an_evening_through_the_api(app: Flask, client: FlaskClient) -> None:
+    start_party(client, SEVEN)
+    token = links(app)
+    url = "/api/v1/tables/1/parties/1"
+
+    def post(path: str, body: object, link: str = "edit") -> Any:
+        return client.post(url + path, json=body, headers=bearer(token[link]))
+
+    drawn = client.get(url, headers=bearer(token["edit"])).json
+    assert_problem(post("/redraw", {"version": drawn["version"]}, "view"), 403)
+    assert_problem(post("/redraw", {"version": drawn["version"] + 5}), 409, "version")
+    assert_problem(post("/redraw", {}), 422, "version")
+    redrawn = post("/redraw", {"version": drawn["version"]})
+    assert redrawn.status_code == 200 and redrawn.json["version"] == drawn["version"] + 1
+    first, second = redrawn.json["proposal"][0][0], redrawn.json["proposal"][1][0]
+    swapped = post("/swap", {"version": redrawn.json["version"], "first": first, "second": second})
+    assert swapped.status_code == 200
+    assert swapped.json["proposal"][0][0] == second and swapped.json["proposal"][1][0] == first
+    shown = swapped.json
+    assert_problem(post("/confirm", {"version": shown["version"], "seating": [[1, 2]]}), 409)
+    started = post("/confirm", {"version": shown["version"], "seating": shown["proposal"]})
+    assert started.status_code == 200 and started.json["round"] == 1
+    assert [len(t["players"]) for t in started.json["current"]] == [4, 3]
+    waiting = post("/redraw", {"version": started.json["version"]})
+    assert_problem(waiting, 422, "seating")
+    ended = post("/end", {"version": started.json["version"]})
+    assert ended.status_code == 200 and ended.json["ended"] and ended.json["state"] == "ended"
+    assert_problem(post("/end", {"version": ended.json["version"]}), 422)
+    assert_problem(
+        client.post(
+            "/api/v1/tables/1/parties/9/end", json={"version": 1}, headers=bearer(token["edit"])
+        ),
+        404,
+    )
