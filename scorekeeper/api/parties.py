@@ -5,7 +5,7 @@ They open with the table's edit or view link as a bearer token, as the table doe
 answers the same to both and names no link, so a relative's view link sees the standings and
 never a way in. The organiser (the edit link) draws the seating again, swaps two people,
 starts a round with the seating shown and ends the evening, each on the version it read (an
-older one is 409, as on the pages); starting an evening is the pages' for now.
+older one is 409, as on the pages); and starts one with the people here.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal, TypeVar
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, url_for
 from pydantic import Field
 
 from ..models import LARGEST_INTEGER, CardParty, CardTable
 from ..rules.messages import N_, msg
+from ..rules.party_rotation import Rotation
 from ..tables import party as parties
 from ..tables.party_evening import Evening, find_party, read_evening
 from ..tables.party_record import evening_lines
@@ -33,8 +34,9 @@ from .base import (
     documented,
     open_table,
 )
-from .fields import Body, whole
-from .reading import read
+from .fields import Body, RuleSetToken, whole
+from .reading import PlayerName, read
+from .rulesets import chosen
 
 bp = Blueprint("parties", __name__)
 PARTY = f"{TABLE}/parties/<int:party_id>"
@@ -125,7 +127,7 @@ class PartyVersion(Body):
     version: whole(LARGEST_INTEGER)  # type: ignore[valid-type]
 
 
-Changed = TypeVar("Changed", bound=PartyVersion)
+Changed = TypeVar("Changed", bound=Body)
 
 
 class PartySwap(PartyVersion):
@@ -139,6 +141,41 @@ class PartyConfirm(PartyVersion):
     """Start the round with the seating as it was shown (`proposal`)."""
 
     seating: list[list[whole(LARGEST_INTEGER)]] = Field(max_length=8)  # type: ignore[valid-type]
+
+
+class NewParty(Body):
+    """Start an evening at the table: who is here (ids), new names joining the table, the rule
+    set, how many tables (null: as even as possible) and how people move."""
+
+    ruleset: str = Field(
+        max_length=80, description='A preset\'s key ("may-i") or a saved set\'s ("house-7").'
+    )
+    ruleset_token: RuleSetToken = None
+    people: list[whole(LARGEST_INTEGER)] = Field(default=[], max_length=parties.MOST_PEOPLE)  # type: ignore[valid-type]
+    players: list[PlayerName] = Field(default=[], max_length=parties.MOST_PEOPLE)
+    tables: whole(8) | None = None  # type: ignore[valid-type]
+    rotation: Literal["progressive", "by_standings", "mix"] = "mix"
+    rotate_every: whole(parties.MOST_ROUNDS_PER_SEATING) = 1  # type: ignore[valid-type]
+
+
+@bp.post(f"{TABLE}/parties")
+@documented({201: Party}, NewParty, errors=(422,))
+def parties_create(table_id: int) -> tuple[Response, int, dict[str, str]]:
+    """Start a card party with the people here and draw its first seating."""
+    table, body = _for_change(table_id, NewParty)
+    rules = chosen(body.ruleset, body.ruleset_token)
+    started = parties.start(
+        table,
+        rules,
+        body.people,
+        body.players,
+        body.tables or None,
+        Rotation(body.rotation),
+        body.rotate_every,
+    )
+    response, status = answer(Party.model_validate(party_of(read_evening(table, started))), 201)
+    where = url_for(".parties_show", table_id=table.id, party_id=started.id)
+    return response, status, {"Location": where}
 
 
 @bp.post(f"{PARTY}/redraw")

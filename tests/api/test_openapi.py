@@ -161,6 +161,7 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("get", f"{tables}/record", None),
         ("get", f"{tables}/parties", None),
         ("get", f"{tables}/parties/1", None),  # the table has no evening: 404
+        ("post", f"{tables}/parties", {"ruleset": "may-i", "players": ["Zoe"]}),  # 422: too few
         ("post", f"{tables}/parties/1/redraw", {"version": 0}),  # 404 likewise
         ("post", f"{tables}/parties/1/swap", {"version": 0, "first": 1, "second": 2}),
         ("post", f"{tables}/parties/1/confirm", {"version": 0, "seating": [[1, 2, 3]]}),

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, PartyPerson
+from tests.tables.helpers import open_table
 from tests.tables.party_helpers import confirm, finish, games_of, start_party
 
 from .conftest import assert_link_refused, assert_problem, bearer
@@ -120,3 +121,27 @@ def test_the_organiser_moves_an_evening_through_the_api(app: Flask, client: Flas
         ),
         404,
     )
+
+
+def test_the_organiser_starts_an_evening_through_the_api(app: Flask, client: FlaskClient) -> None:
+    open_table(client)
+    token = links(app)
+    url = "/api/v1/tables/1/parties"
+
+    def post(body: object, link: str = "edit") -> Any:
+        return client.post(url, json=body, headers=bearer(token[link]))
+
+    assert_problem(post({"ruleset": "may-i", "players": SEVEN}, "view"), 403)
+    assert_problem(post({"ruleset": "nope", "players": SEVEN}), 422, "ruleset")
+    assert_problem(post({"ruleset": "may-i", "players": ["Anna", "Ben"]}), 422, "people")
+    assert_problem(post({"ruleset": "may-i", "people": [999]}), 422, "people")
+    assert_problem(post({"ruleset": "may-i", "players": SEVEN, "rotation": "x"}), 422, "rotation")
+    assert client.get(url, headers=bearer(token["edit"])).json == []
+    started = post({"ruleset": "may-i", "players": SEVEN, "rotation": "progressive"})
+    assert started.status_code == 201, started.get_data(as_text=True)
+    assert started.headers["Location"].endswith("/api/v1/tables/1/parties/1")
+    evening = started.json
+    assert sorted(p["name"] for p in evening["people"]) == sorted(SEVEN)
+    assert [len(t) for t in evening["proposal"]] == [4, 3] and evening["state"] == "drawing"
+    assert evening["rotation"] == "progressive" and evening["tables"] is None
+    assert answers_as_documented(client, "/parties/{party_id}", evening)
