@@ -71,7 +71,7 @@ def test_the_tv_view_shows_every_tables_round_contract_and_leader(
 ) -> None:
     _, party_url = start_party(client, SIX)
     confirm(client, party_url)
-    first, second = games_of(app, client, 1)
+    first, _ = games_of(app, client, 1)
     assert first.end_round(1, first.names[0], {first.names[1]: 5, first.names[2]: 30}).status_code
     page = client.get(f"{party_url}/tv").get_data(as_text=True)
     words = text(page)
