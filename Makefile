@@ -95,16 +95,25 @@ test: check translations
 
 # Against the bare stack in bench/ (not part of make test); BENCH_ARGS=--before adds main (--before REV: a revision).
 # bench/request_costs.py: statements and function calls per request, which the load does not move;
-# bench/cost_table.py: instructions (callgrind) and statements a request against the bare app
-# (COST_ARGS=--requests 10 for closer figures); bench/write_tail.py: the server's own write time.
+# bench/cost_table.py: instructions (callgrind) and statements a request against the bare app, on
+# SQLite and PostgreSQL (COST_ARGS=--requests 10 for closer figures); bench/write_tail.py: the
+# server's own write time; bench/capacity.py: what 10,000 live tables need, from the cost tables
+# and 200 live tables played behind nginx (bench/proxy_tables.py --tables), saved in BENCH_FIGURES.
 BENCH_ARGS ?= --profile
 COST_ARGS ?=
+BENCH_POSTGRES ?= postgresql://postgres@127.0.0.1:5432/postgres
+BENCH_FIGURES ?= $(or $(TMPDIR),/tmp)/scorekeeper-bench-figures
 bench: install translations
+	mkdir -p $(BENCH_FIGURES)
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/request_costs.py
-	$(BIN)/python bench/cost_table.py $(COST_ARGS)
+	$(BIN)/python bench/cost_table.py $(COST_ARGS) --save $(BENCH_FIGURES)/sqlite.json
+	$(BIN)/python bench/cost_table.py $(COST_ARGS) --database $(BENCH_POSTGRES) --save $(BENCH_FIGURES)/postgresql.json
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
+	$(BIN)/python bench/proxy_tables.py --tables 200 --phones 4 --seconds 45 --save $(BENCH_FIGURES)/tables.json
+	$(BIN)/python bench/capacity.py --costs $(BENCH_FIGURES)/sqlite.json \
+		--costs $(BENCH_FIGURES)/postgresql.json --run $(BENCH_FIGURES)/tables.json
 	$(BIN)/python bench/write_tail.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.

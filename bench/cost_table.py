@@ -20,9 +20,14 @@ callgrind collects those calls alone (`--toggle-collect`) and writes a dump afte
 with one hash seed; what a step does uncounted (the round's end undone, the form fetched, the
 phones' first loads) stays out, and so does the setting up. Statements are
 counted by an engine event (and the unchanged poll's driver statement, request_costs.app_on).
-On SQLite, in-process through Flask's test client, this checkout against the bare app.
+In-process through Flask's test client, this checkout against the bare app, on SQLite or
+(`--database postgresql://…`, or BENCH_COST_DATABASE) on a scratch PostgreSQL database per app;
+there callgrind counts the app's process only, not the PostgreSQL server's. Transactions are
+counted as each BEGIN (an engine event) and each unchanged poll's read, which runs outside any
+(autocommit); `--save FILE` keeps the figures for bench/capacity.py.
 
 Run: .venv/bin/python bench/cost_table.py [--requests 2] [--no-instructions]
+[--database sqlite|postgresql://postgres@127.0.0.1:5432/postgres] [--save FILE]
 `make bench` counts 2 requests a row (a table-minute: 1), a few minutes under callgrind on two
 cores; `--requests 10` gives figures to within about 1 %.
 """
@@ -44,6 +49,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).parent))
 from client import HX, Phone, unchanged
 from request_costs import ROOT, Counter, TestClientHTTP, app_on, play_minute, set_up_game
+from run import postgres_reachable, scratch_databases
 
 Count = Callable[[Callable[[], Any]], Any]  # runs the counted part of a step
 Step = Callable[[int, Count], None]
@@ -63,11 +69,15 @@ HIDDEN = re.compile(r'name="(csrf_token|action_id|version)" type="hidden" value=
 
 
 class Side(NamedTuple):
-    """One app's figures for one row: instructions (None without callgrind) and statements,
-    a request."""
+    """One app's figures for one row, a request (a table-minute: the minute): instructions
+    (None without callgrind), statements, transactions, the unchanged polls' reads (of the
+    statements) and requests sent."""
 
     instructions: float | None
     statements: float
+    transactions: float = 0
+    poll_reads: float = 0
+    requests: float = 1
 
 
 COLLECTED = "_operator_call"  # the C function of operator.call, which callgrind collects
@@ -173,12 +183,14 @@ def bare_app(url: str) -> tuple[Any, Counter]:
     counter = Counter(profiling=False)
     with app.app_context():
         event.listen(db.engine, "before_cursor_execute", counter.statement)
+        event.listen(db.engine, "begin", counter.transaction)
     return app, counter
 
 
-def measure(side: str, url: str, requests: int) -> dict[str, list[float]]:
-    """Per row of one app (`ours` or `bare`): statements a request and the counted steps (a
-    callgrind dump each, when run under callgrind)."""
+def measure(side: str, url: str, requests: int) -> dict[str, dict[str, float]]:
+    """Per row of one app (`ours` or `bare`): statements, transactions, poll reads and requests
+    a request (a table-minute: the minute), and the counted steps (a callgrind dump each, when
+    run under callgrind)."""
     if side == "ours":
         app, counter = app_on(ROOT, url)
         counter.profiling = False
@@ -186,10 +198,15 @@ def measure(side: str, url: str, requests: int) -> dict[str, list[float]]:
     else:
         app, counter = bare_app(url)
         steps = bare_steps(app)
+    sent = 0
 
     def count(work: Callable[[], Any]) -> Any:
+        nonlocal sent
+        before = TestClientHTTP.sent
         with counter.counting():
-            return operator.call(work)
+            done = operator.call(work)
+        sent += TestClientHTTP.sent - before
+        return done
 
     found = {}
     for row, step in steps.items():
@@ -197,18 +214,29 @@ def measure(side: str, url: str, requests: int) -> dict[str, list[float]]:
         for i in range(times):
             step(i, lambda work: work())  # warm, outside what callgrind collects
         counter.reset()
+        sent = 0
         for i in range(times, 2 * times):
             step(i, count)
-        found[row] = [counter.statements / (times * PER_ROW.get(row, 1)), times]
+        each = times * PER_ROW.get(row, 1)
+        found[row] = {
+            "statements": counter.statements / each,
+            "transactions": counter.transactions / each,
+            "poll_reads": counter.poll_reads / each,
+            "requests": sent / times / PER_ROW.get(row, 1),
+            "times": times,
+        }
+    with app.app_context():  # its connections closed, not left to the garbage collector
+        app.extensions["sqlalchemy"].engine.dispose()
     return found
 
 
-def run_side(side: str, requests: int, callgrind: bool) -> dict[str, Side]:
-    """One app's rows, in a process of its own on a scratch SQLite database."""
+def run_side(side: str, requests: int, callgrind: bool, url: str) -> dict[str, Side]:
+    """One app's rows, in a process of its own on a scratch database (url: a SQLite file's
+    name is made here)."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-costs-") as folder:
         out = Path(folder) / "callgrind.out"
         command = [sys.executable, __file__, "--child", side, "--requests", str(requests)]
-        command += ["--url", f"sqlite:///{Path(folder) / 'costs.db'}"]
+        command += ["--url", url or f"sqlite:///{Path(folder) / 'costs.db'}"]
         wrap = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
         wrap += [f"--toggle-collect={COLLECTED}", f"--dump-after={COLLECTED}"]
         # One hash seed, so both apps lay out their dicts and sets alike run after run.
@@ -222,13 +250,14 @@ def run_side(side: str, requests: int, callgrind: bool) -> dict[str, Side]:
         )
         if done.returncode != 0:
             sys.exit(f"{side}: {done.stderr[-3000:]}")
-        found: dict[str, list[float]] = json.loads(done.stdout.strip().splitlines()[-1])
-        dumps = iter(_totals(out, sum(int(times) for _s, times in found.values())))
+        found: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
+        dumps = iter(_totals(out, sum(int(row["times"]) for row in found.values())))
     figures = {}
-    for row, (statements, times) in found.items():
-        spent = sum(next(dumps) for _ in range(int(times))) if callgrind else None
-        each = None if spent is None else spent / (times * PER_ROW.get(row, 1))
-        figures[row] = Side(each, statements)
+    for name, row in found.items():
+        times = int(row.pop("times"))
+        spent = sum(next(dumps) for _ in range(times)) if callgrind else None
+        each = None if spent is None else spent / (times * PER_ROW.get(name, 1))
+        figures[name] = Side(each, **row)
     return figures
 
 
@@ -261,10 +290,17 @@ def table(ours: dict[str, Side], bare: dict[str, Side]) -> str:
 
 
 def main() -> None:
-    """Measure both apps and print the cost table."""
+    """Measure both apps and print the cost table (and save it, for bench/capacity.py)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--requests", type=int, default=2, help="counted requests a row")
     parser.add_argument("--no-instructions", action="store_true", help="statements only")
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("BENCH_COST_DATABASE", "sqlite"),
+        help="sqlite, or a PostgreSQL admin URL (postgresql://postgres@127.0.0.1:5432/postgres) "
+        "on which a scratch database is made for each app and dropped",
+    )
+    parser.add_argument("--save", type=Path, help="write the figures here as JSON")
     parser.add_argument("--child", choices=("ours", "bare"), help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -272,10 +308,24 @@ def main() -> None:
         print(json.dumps(measure(args.child, args.url, args.requests)))
         return
     callgrind = not args.no_instructions
-    sides = {side: run_side(side, args.requests, callgrind) for side in ("ours", "bare")}
+    kind = "sqlite" if args.database == "sqlite" else "postgresql"
+    if kind == "postgresql" and not postgres_reachable(args.database):
+        print(f"cost table skipped: PostgreSQL is not reachable at {args.database}")
+        return
+    with scratch_databases(kind, ["ours", "bare"], args.database) as urls:
+        sides = {
+            side: run_side(side, args.requests, callgrind, urls[side] if kind != "sqlite" else "")
+            for side in ("ours", "bare")
+        }
     how = "callgrind instructions" if callgrind else "statements only"
-    print(f"\n## Cost a request (SQLite, {args.requests} counted a row, {how})\n")
+    name = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}[kind]
+    print(f"\n## Cost a request ({name}, {args.requests} counted a row, {how})\n")
     print(table(sides["ours"], sides["bare"]), flush=True)
+    if args.save:
+        saved = {
+            side: {row: fig._asdict() for row, fig in rows.items()} for side, rows in sides.items()
+        }
+        args.save.write_text(json.dumps({"database": kind, **saved}, indent=1))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-"""Live tables as load, in real time: each phone a keep-alive connection that polls every 2 s,
-one phone per table changing something every 15 s. asyncio, so hundreds of tables (thousands
-of connections) fit in one process; every request's time is kept, and how late the client
-itself sent it, so a client that cannot keep up is seen rather than blamed on the server.
+"""Live tables as load, in real time: each phone (6, or as asked) a keep-alive connection that
+polls every 2 s, one phone per table changing something every 15 s. asyncio, so hundreds of
+tables (thousands of connections) fit in one process; every request's time is kept, and how
+late the client itself sent it, so a client that cannot keep up is seen rather than blamed on
+the server.
 """
 
 from __future__ import annotations
@@ -158,7 +159,8 @@ class Scorekeeper:
             table.pollers[0] = poller_of(body) or table.pollers[0]
             samples.add(seconds, status == 200, late)
 
-        return [(i, POLL_EVERY, poll(i)) for i in range(PHONES)] + [(0, CHANGE_EVERY, change)]
+        phones = range(len(table.phones))
+        return [(i, POLL_EVERY, poll(i)) for i in phones] + [(0, CHANGE_EVERY, change)]
 
 
 class Baseline:
@@ -167,7 +169,7 @@ class Baseline:
 
     async def open(self, table: Table) -> None:
         """Nothing to load: every phone starts having seen no change."""
-        table.pollers = ["0"] * PHONES  # the number of changes each phone has seen
+        table.pollers = ["0"] * len(table.phones)  # the number of changes each phone has seen
 
     def acts(self, table: Table, samples: Samples) -> Acts:
         """Every phone's poll (and read after a change), and the first phone's insert."""
@@ -191,15 +193,25 @@ class Baseline:
             status, _body, seconds = await table.phones[0].send("POST", path, headers, b"text=a")
             samples.add(seconds, status == 200, late)
 
-        return [(i, POLL_EVERY, poll(i)) for i in range(PHONES)] + [(0, CHANGE_EVERY, change)]
+        phones = range(len(table.phones))
+        return [(i, POLL_EVERY, poll(i)) for i in phones] + [(0, CHANGE_EVERY, change)]
 
 
 async def run(
-    kind: Scorekeeper | Baseline, pages: list[str], port: int, warm: float, seconds: float
+    kind: Scorekeeper | Baseline,
+    pages: list[str],
+    port: int,
+    warm: float,
+    seconds: float,
+    phones: int = PHONES,
+    measuring: Callable[[bool], None] = lambda _on: None,
 ) -> Samples:
-    """Play one live table per page against the proxy for warm + seconds; the measured part."""
+    """Play one live table per page against the proxy for warm + seconds; the measured part.
+
+    `measuring` is told when the measured part starts (True) and ends (False).
+    """
     samples = Samples()
-    tables = [Table(page, [Connection("127.0.0.1", port) for _ in range(PHONES)]) for page in pages]
+    tables = [Table(page, [Connection("127.0.0.1", port) for _ in range(phones)]) for page in pages]
     gate = asyncio.Semaphore(16)  # first loads a few at a time: they are not measured
 
     async def opened(table: Table) -> None:
@@ -214,8 +226,10 @@ async def run(
     ]
     await asyncio.sleep(warm)
     samples.measuring = True
+    measuring(True)
     await asyncio.sleep(seconds)
     samples.measuring = False
+    measuring(False)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

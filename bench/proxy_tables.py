@@ -14,6 +14,16 @@ The two stacks are measured in turn at each step (the order flipped each time), 
 machine's load, which other work on it moves, falls on both alike.
 
 Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 3200]
+
+`--tables 200` instead plays that many live tables of ours once (`--phones 4`, the cost table's
+table-minute: 4 phones polling every 2 s, one of them changing something every 15 s) for
+`--seconds` after 10 s of warm-up, and measures what the measured part cost in CPU seconds
+read from /proc (bench/process_cpu.py): the `scorekeeper serve` processes and their workers,
+nginx and the client, and PostgreSQL's own count of transactions and sessions
+(pg_stat_database). PostgreSQL's CPU is not read: the pool opens and closes connections all
+along (its 5 kept connections are fewer than a process's 8 threads), and a backend's CPU is
+gone from /proc when it exits; `--save FILE` keeps them for bench/capacity.py.
+Everything listens on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -33,18 +44,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import psycopg
 import redis
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from client import Client
-from live_load import Baseline, Samples, Scorekeeper, run
+from live_load import PHONES, Baseline, Samples, Scorekeeper, run
+from process_cpu import Spent, pids_where, with_argument, with_descendants, with_environment
 from run import ADMIN_URL, PLAYERS, postgres_reachable, scratch_databases
 
 from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, server
 
 TARGET_MS = 100.0
 REDIS_URL = "redis://127.0.0.1:6379/0"
+PREFIX_SETTING = "SCOREKEEPER_RATELIMIT_KEY_PREFIX"  # unique a run: finds its server processes
 
 
 @dataclass
@@ -83,11 +97,20 @@ def ours(url: str, prefix: str) -> dict[str, str]:
         "SCOREKEEPER_SECRET_KEY": "bench-secret",
         "SCOREKEEPER_PROXY_HOPS": "1",
         "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
-        "SCOREKEEPER_RATELIMIT_KEY_PREFIX": prefix,
+        PREFIX_SETTING: prefix,
         "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
         "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
         "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
     }
+
+
+def migrate(settings: dict[str, str]) -> None:
+    """`scorekeeper migrate` on the database these settings name."""
+    migrated = subprocess.run(
+        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
+        env={**os.environ, **settings}, capture_output=True, check=False,
+    )  # fmt: skip
+    assert migrated.returncode == 0, migrated.stderr
 
 
 def new_game(port: int) -> str:
@@ -148,11 +171,7 @@ def most_held(steps: list[Step]) -> int:
 def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dict[str, list[Step]]:
     """Both stacks behind their nginx at once, measured in turn."""
     settings = ours(urls["ours"], f"bench-{uuid.uuid4().hex}")
-    migrated = subprocess.run(
-        [str(Path(sys.executable).parent / "scorekeeper"), "migrate"],
-        env={**os.environ, **settings}, capture_output=True, check=False,
-    )  # fmt: skip
-    assert migrated.returncode == 0, migrated.stderr
+    migrate(settings)
     with ExitStack() as stack:
         ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
         proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
@@ -171,6 +190,54 @@ def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dic
             return asyncio.run(run(Baseline(), ["/scores"] * tables, bare_proxy, 5, args.seconds))
 
         return search({"Scorekeeper": play_ours, "bare stack": play_bare}, args.start, args.most)
+
+
+def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, float]:
+    """args.tables live tables of ours behind nginx, once; what the measured part cost."""
+    prefix = f"bench-{uuid.uuid4().hex}"
+    settings = ours(url, prefix)
+    migrate(settings)
+    database = urlsplit(url).path.lstrip("/")
+    with ExitStack() as stack, psycopg.connect(args.postgres_url, autocommit=True) as admin:
+        ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
+        proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
+        with ThreadPoolExecutor(8) as pool:
+            pages = list(pool.map(new_game, [ports[i % 2] for i in range(args.tables)]))
+
+        def counted() -> tuple[int, int]:
+            """PostgreSQL's transactions and sessions (connections opened) on the database."""
+            sql = "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database "
+            row = admin.execute(sql + "WHERE datname = %s", (database,)).fetchone()
+            assert row is not None
+            return int(row[0]), int(row[1])
+
+        nginx_folder = str(folder / "ours")
+        spent = {
+            "servers": Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix))),
+            "nginx": Spent(lambda: with_descendants(pids_where(with_argument(nginx_folder)))),
+            "client": Spent(lambda: [os.getpid()]),
+        }
+        marks: dict[str, float] = {}
+
+        def measuring(on: bool) -> None:
+            for each in spent.values():
+                each.start() if on else each.stop()
+            now: dict[str, float] = dict(zip(("transactions", "sessions"), counted(), strict=True))
+            now["wall"] = time.monotonic()
+            for name, value in now.items():
+                marks[name] = value if on else value - marks[name]
+
+        samples = asyncio.run(
+            run(Scorekeeper(), pages, proxy, 10, args.seconds, args.phones, measuring)
+        )
+    found = {f"{name} cpu": each.seconds for name, each in spent.items()}
+    found.update(tables=args.tables, phones=args.phones, seconds=marks["wall"])
+    found.update(requests=len(samples.seconds), errors=samples.errors, p99_ms=samples.p99_ms())
+    late = sorted(samples.late)
+    found.update(transactions=marks["transactions"], sessions=marks["sessions"])
+    found["late_p99_ms"] = late[int(len(late) * 0.99)] * 1000
+    found["server processes"] = spent["servers"].processes
+    return found
 
 
 def ready(args: argparse.Namespace) -> str | None:
@@ -193,9 +260,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15, help="measured per step")
     parser.add_argument("--most", type=int, default=3200)
     parser.add_argument("--postgres-url", default=ADMIN_URL)
+    parser.add_argument("--tables", type=int, help="play this many of ours once, measuring CPU")
+    parser.add_argument("--phones", type=int, default=PHONES, help="phones a table")
+    parser.add_argument("--save", type=Path, help="with --tables: write the figures as JSON")
     args = parser.parse_args()
     if reason := ready(args):
         print(f"proxy bench skipped: {reason}")
+        return
+    if args.tables:
+        print(f"proxy bench: {args.tables} live tables of {args.phones} phones behind nginx; "
+              f"load {os.getloadavg()}")  # fmt: skip
+        with (
+            scratch_databases("postgresql", ["ours"], args.postgres_url) as urls,
+            tempfile.TemporaryDirectory(prefix="proxy-bench-") as folder,
+        ):
+            found = play_tables(args, urls["ours"], Path(folder))
+        found["load"] = os.getloadavg()[0]
+        print("\n".join(f"- {name}: {value:.6g}" for name, value in found.items()))
+        if args.save:
+            args.save.write_text(json.dumps(found, indent=1))
         return
     print(f"proxy bench: live tables behind nginx, two processes each; load {os.getloadavg()}")
     print("\n| stack | tables | requests | p99 ms | errors | client late p99 ms |")

@@ -72,6 +72,8 @@ class Counter:
 
     statements: int = 0
     calls: int = 0
+    transactions: int = 0  # each BEGIN, and each unchanged poll's read (outside any)
+    poll_reads: int = 0  # the unchanged poll's driver statements, of `statements`
     on: bool = False
     profiling: bool = True  # not under callgrind, whose count cProfile's own work would swell
     kept: list[cProfile.Profile] = field(default_factory=list)
@@ -79,10 +81,22 @@ class Counter:
     def reset(self) -> None:
         """Start counting from nothing."""
         self.statements, self.calls, self.kept = 0, 0, []
+        self.transactions = self.poll_reads = 0
 
     def statement(self, *_args: Any) -> None:
         if self.on:
             self.statements += 1
+
+    def transaction(self, *_args: Any) -> None:
+        if self.on:
+            self.transactions += 1
+
+    def poll_read(self) -> None:
+        """The unchanged poll's statement: its own transaction (autocommit), past the engine."""
+        if self.on:
+            self.statements += 1
+            self.transactions += 1
+            self.poll_reads += 1
 
     @contextmanager
     def counting(self) -> Iterator[None]:
@@ -106,6 +120,8 @@ class Counter:
 class TestClientHTTP:
     """bench/client.py's Client on Flask's test client, so its Phone plays a phone in-process."""
 
+    sent = 0  # requests by every client, for counting a step's
+
     def __init__(self, app: Any) -> None:
         self.test = app.test_client()
         self.requests = 0
@@ -116,6 +132,7 @@ class TestClientHTTP:
         sent = {"Accept-Encoding": "gzip", **headers}
         response = self.test.open(path, method=method, headers=sent, **kwargs)
         self.requests += 1
+        TestClientHTTP.sent += 1
         got = {k.title(): v for k, v in response.headers.items()}
         raw = response.get_data()
         data = gzip.decompress(raw) if got.get("Content-Encoding") == "gzip" else raw
@@ -152,6 +169,7 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
         engine = db.engine
     counter = Counter()
     event.listen(engine, "before_cursor_execute", counter.statement)
+    event.listen(engine, "begin", counter.transaction)
     poll = app.wsgi_app
     while not isinstance(poll, UnchangedPoll):  # inside the access log, if any
         poll = poll.inner
@@ -159,7 +177,7 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     fetch = reader.fetch
 
     def fetch_and_count(driver: Any, *arguments: Any) -> Any:
-        counter.statement()  # the unchanged poll's statement goes past the engine's events
+        counter.poll_read()  # the unchanged poll's statement goes past the engine's events
         return fetch(driver, *arguments)
 
     reader.fetch = fetch_and_count

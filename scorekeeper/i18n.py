@@ -230,7 +230,7 @@ def template_gettext(context: Context, string: str, **variables: Any) -> str:
     as fast with it (median of 12 ratios with/without, SQLite and PostgreSQL; 0.83-1.38x, 11 of
     12 at 1.07x or more, where the same tree against itself gave 1.00-1.03x) and makes 23.1k
     function calls instead of 28.6k (the score sheet 7.6k instead of 8.6k, its time within the
-    noise). docs/PERFORMANCE.md has every run.
+    noise). Today's calls a request: docs/PERFORMANCE.md, "Function calls a request".
     """
     words, sheet = catalog(), page_wording(context)
     found = words.upgettext(sheet, string) if sheet else string

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import threading
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,10 +24,11 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.games import actions
+from scorekeeper.games import actions, seat_links
+from scorekeeper.models import Game
 from scorekeeper.rules.presets import MAY_I
 from tests import figures
-from tests.databases import PostgresDatabase, make_app, sqlite_copy, sqlite_template
+from tests.databases import PostgresDatabase, close, make_app, sqlite_copy, sqlite_template
 
 Call = TypeVar("Call")
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -182,6 +185,38 @@ def serving(app: Flask, handler: type[WSGIRequestHandler] = QuietHandler) -> Ite
         server.server_close()
 
 
+def count(app: Flask, model: type, *where: object) -> int:
+    """Rows of a model in the database, read afresh."""
+    with app.app_context():
+        found = db.session.scalar(select(func.count()).select_from(model).where(*where)) or 0
+        db.session.remove()
+        return found
+
+
+def seat_tokens(app: Flask, game_id: int = 1) -> dict[int, str]:
+    """Each seat's current link token."""
+    with app.app_context():
+        found = seat_links.links_of(game_id)
+        db.session.remove()
+        return found
+
+
+def game_links(app: Flask, game_id: int = 1) -> tuple[str, str]:
+    """A game's edit and view tokens."""
+    with app.app_context():
+        game = db.session.get_one(Game, game_id)
+        return game.edit_token, game.view_token
+
+
+def version_of(app: Flask, game_id: int = 1) -> int:
+    """A game's version as stored."""
+    with app.app_context():
+        found = db.session.scalar(select(Game.version).where(Game.id == game_id))
+        db.session.remove()
+        assert found is not None
+        return int(found)
+
+
 @dataclass
 class LiveGame:
     """A four-player game on a real threaded server, and how to reach it."""
@@ -193,9 +228,7 @@ class LiveGame:
 
     def count(self, model: type, *where: object) -> int:
         """Rows of a model, read afresh."""
-        with self.app.app_context():
-            query = select(func.count()).select_from(model).where(*where)
-            return db.session.scalar(query) or 0
+        return count(self.app, model, *where)
 
 
 @pytest.fixture
@@ -207,9 +240,28 @@ def live_game(database_url: str, tmp_path: Path) -> Iterator[LiveGame]:
         game_id, token = game.id, game.edit_token
     with serving(app, WSGIRequestHandler) as base:
         yield LiveGame(app, base, game_id, token)
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Keep a 303 as the answer: it is how a plain form says "done"."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+OPENER = urllib.request.build_opener(_NoRedirect)
+
+
+def status_of(
+    request: urllib.request.Request | str, timeout: float = 30, opener: Any = urllib.request.urlopen
+) -> int:
+    """Send a request to a live server; its status code, an HTTP error's too."""
+    try:
+        with opener(request, timeout=timeout) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as answer:
+        return int(answer.code)
 
 
 def at_once(send: Callable[[Call], int], calls: list[Call]) -> list[int]:
@@ -233,9 +285,7 @@ def app(database_url: str, tmp_path: os.PathLike[str]) -> Iterator[Flask]:
     """The app on an empty database with the migrations' schema; its connections closed after."""
     app = make_app(database_url, str(tmp_path))
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 @pytest.fixture

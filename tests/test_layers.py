@@ -88,7 +88,7 @@ def test_an_import_against_a_contract_is_caught(
 @pytest.mark.parametrize(
     ("importer", "imported"),
     [
-        ("scorekeeper.rules.scoring", "scorekeeper.rules.table"),
+        ("scorekeeper.rules.scoring", "scorekeeper.rules.stock"),
         ("scorekeeper.models", "scorekeeper.rules.messages"),
         ("scorekeeper.pages.buys", "scorekeeper.games.actions"),
         ("scorekeeper", "scorekeeper.api.routes"),

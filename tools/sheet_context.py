@@ -4,8 +4,9 @@
 whose German translation uses a word that the glossary's "de, contract-rummy" section forbids
 ("Vertrag", "Talon", "Buch", "Sequenz", the call "May I?") gets an entry in the context
 `contract-rummy` in messages.pot, so `pybabel update` keeps (or asks for) its sheet wording.
-`copy`, after `update`: in Dutch and Spanish, which word the sheet's games no differently, that
-entry reads as the plain one. A new German message gets its entry on the next `make extract`.
+`copy`, after `update`: in every other language (Dutch, Spanish, French), which words the
+sheet's games no differently, that entry reads as the plain one. A new German message gets its
+entry on the next `make extract`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
+from scorekeeper.config import LANGUAGES
 from tools.glossary import section
 
 SHEET = "contract-rummy"
 CALL = "May I?"
 TRANSLATIONS = Path("scorekeeper/translations")
 TEMPLATE = TRANSLATIONS / "messages.pot"
-PLAIN_LANGUAGES = ("nl", "es")
+# English is its own ids (tools/english_catalog.py); German alone has the sheet's words.
+PLAIN_LANGUAGES = tuple(language for language in LANGUAGES if language not in ("en", "de"))
 
 
 def _read(path: Path, locale: str | None = None) -> Catalog:
@@ -69,7 +72,11 @@ def copy_plain_words() -> None:
         catalog = _read(_catalog_path(language), language)
         for entry in catalog:
             key = entry.id if isinstance(entry.id, str) else entry.id[0]
-            if entry.context == SHEET and (plain := catalog.get(key)) is not None:
+            if entry.context != SHEET or (plain := catalog.get(key)) is None:
+                continue
+            # The call alone may be the language's own in the sheet's games (French « Puis-je ? »
+            # where German says "Darf ich?"): once translated, it is kept.
+            if key != CALL or not entry.string:
                 entry.string = plain.string
         with _catalog_path(language).open("wb") as target:
             write_po(target, catalog, width=100, sort_output=True)

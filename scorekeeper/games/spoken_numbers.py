@@ -20,11 +20,13 @@ ACCENTS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
         (re.compile(r"\bveintiseis\b"), "veintiséis"),
         (re.compile(r"\bdieciseis\b"), "dieciséis"),
     ),
+    "fr": ((re.compile(r"\bzero\b"), "zéro"),),  # its only accented number word
 }
 
 
 def number_words(text: str, language: str) -> int | None:
-    """What "thirty-five", "fünfunddreißig", "vijfendertig" or "treinta y cinco" say; else None.
+    """What "thirty-five", "fünfunddreißig", "vijfendertig", "treinta y cinco" or "trente-cinq"
+    say; else None.
 
     Also without accents: "veintidos", "funfunddreissig", "tweeentwintig".
     """

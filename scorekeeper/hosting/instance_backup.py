@@ -1,6 +1,6 @@
 """Whole-instance backups: `scorekeeper backup FILE` and `scorekeeper restore FILE`.
 
-Not a table's JSON backup (tables/backup.py, what a browser downloads): this is every table,
+Not a table's JSON backup (tables/backup/, what a browser downloads): this is every table,
 game, link and rule set of the instance, for its operator. SQLite is copied with its online
 backup API, consistent while the server writes (copying the .db alone can lose what is still
 in its WAL file); PostgreSQL with pg_dump's custom format. A restore goes only into an

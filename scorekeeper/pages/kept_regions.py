@@ -6,9 +6,10 @@ in, and the link it was opened through (its URLs carry the link, an edit link ad
 correcting pencils), so once rendered it is served again as it is. Kept only when read (a GET):
 a change's answer is rendered before its transaction commits.
 
-Measured (issue 19 step 6, docs/PERFORMANCE.md; `bench/run.py --before noregions --routes "score
-sheet"`, 2026-12-04, two runs at load 8-11): the score sheet 2.0-3.3x as fast with it, 7.6k
-function calls a request instead of 26.9k; kept.
+Measured (issue 19 step 6, `bench/run.py --before noregions --routes "score sheet"`,
+2026-12-04, two runs at load 8-11): the score sheet 2.0-3.3x as fast with it, 7.6k function
+calls a request instead of 26.9k; kept. Today's figures: docs/PERFORMANCE.md, "Function calls
+a request" (the score sheet, and after a change, when the regions are rendered again).
 """
 
 from __future__ import annotations

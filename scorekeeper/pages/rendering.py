@@ -35,7 +35,7 @@ class Templates(Environment):
     template loads holds the same names, and dict copies it in C.
 
     Measured (issue 19, 2026-12-04, `bench/request_costs.py --requests 20`, SQLite; function
-    calls a request, docs/PERFORMANCE.md): the round screen 24.2k -> 21.9k, the score sheet
+    calls a request): the round screen 24.2k -> 21.9k, the score sheet
     8.6k -> 8.2k, a poll that carries a change 13.8k -> 11.5k, a form buy 16.7k -> 13.9k, a
     live table's minute 481k -> 424k (bd6e921's: 447k); with static_hash's change, callgrind's
     instructions a round screen 27.7M -> 24.7M and a live table's minute 760M -> 664M.

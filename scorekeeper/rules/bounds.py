@@ -2,7 +2,7 @@
 
 Each is one a real table could use, and nothing the app shows grows past it: the round
 screen draws a card per card of the contract, the sheet a row per round. The API's document
-states the same bounds (api/ruleset_schema.py reads them from here).
+states the same bounds (api/openapi.py reads them from here).
 """
 
 from __future__ import annotations

@@ -72,11 +72,12 @@ LOCAL_FACE_LETTERS: dict[str, dict[Rank, str]] = {
     "es": {Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
     "de": {Rank.JACK: "B", Rank.QUEEN: "D", Rank.KING: "K"},
     "nl": {Rank.JACK: "B", Rank.QUEEN: "V", Rank.KING: "H"},
+    "fr": {Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},  # valet, dame, roi (as: A)
 }
 
 
 def rank_letter(rank: Rank, locale: str = "en") -> str:
-    """Name a rank with the letter the table's language uses (German B D K, Dutch B V H)."""
+    """Name a rank with the letter the table's language uses (German B D K, French V D R)."""
     faces = LOCAL_FACE_LETTERS.get(locale.split("_")[0].split("-")[0], LOCAL_FACE_LETTERS["en"])
     return faces.get(rank, RANK_CODES[rank])
 

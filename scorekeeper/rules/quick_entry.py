@@ -5,8 +5,8 @@ and every check of a hand stays with the form. It fills a hand only when it is s
 is and what it holds, and names everything else (docs/GUIDE.md, "The round in one line"):
 a word it cannot read, a name that fits two players, two players said out, a player said
 twice, a player it heard nothing for. Names match whole or by their first letters
-(quick_entry_parts.py); numbers are digits or words (text2num, in English, German, Dutch and
-Spanish); the sources' words for going out mark who went out (spoken_words.py).
+(quick_entry_parts.py); numbers are digits or words (text2num, in English, German, Dutch,
+Spanish and French); the sources' words for going out mark who went out (spoken_words.py).
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 Every word is folded (lower case, no accents: quick_entry.fold) so a keyboard without "ó" or
 "ß" reads the same. The words for going out are the sources' own (shared/rules/sources:
-"ausgegangen", "fertig", "uitgegaan", "klaar", "salió", "se fue", "cerró").
+"ausgegangen", "fertig", "uitgegaan", "klaar", "salió", "se fue", "cerró"); French, which has no
+source, says the table's "sortie", "fini" (shared/i18n/french.md).
 """
 
 from __future__ import annotations
 
-LANGUAGES = ("en", "de", "nl", "es")
+LANGUAGES = ("en", "de", "nl", "es", "fr")
 
 
 def _words(said: str) -> frozenset[str]:
@@ -23,6 +24,10 @@ OUT_PHRASES: dict[str, frozenset[tuple[str, ...]]] = {
     "nl": frozenset({("uit",), ("uitgegaan",), ("klaar",)}),
     "es": frozenset(
         {("fuera",), ("salio",), ("salido",), ("sale",), ("se", "fue"), ("cerro",), ("cerrado",)}
+    ),
+    # "Anna est sortie", "Bob a fini", "Carl sort": "est" and "a" are fillers.
+    "fr": frozenset(
+        {("sorti",), ("sortie",), ("sort",), ("fini",), ("finie",), ("termine",), ("terminee",)}
     ),
 }
 
@@ -44,6 +49,10 @@ FILLERS: dict[str, frozenset[str]] = {
     "es": _words(
         "a y tiene tenia ha con esta el la los las le de del que se ya lleva queda quedan es "
         "son tambien pues bueno entonces eh vale ok puntos punto pts"
+    ),
+    "fr": _words(
+        "et a est avait etait il elle en y avec le la les du de des qui encore aussi alors donc "
+        "puis bon ben euh ok fait fais marque reste points point pts"
     ),
 }
 

@@ -15,7 +15,7 @@ from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, RoundResult
-from tests.conftest import LiveGame, at_once
+from tests.conftest import LiveGame, at_once, status_of
 
 from .conftest import GAME_CHANGES, SAFE, Api, prepare, rule_url
 
@@ -91,11 +91,7 @@ def send_json(live: LiveGame) -> Callable[[JsonCall], int]:
             method=method,
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {live.token}"},
         )
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(request)
 
     return send
 

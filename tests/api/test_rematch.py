@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_seat_links import game_links
+from tests.conftest import game_links
 
 from .conftest import Api, bearer
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -29,19 +28,14 @@ from scorekeeper.extensions import db
 from scorekeeper.games import actions
 from scorekeeper.models import Change, Game
 from scorekeeper.rules.presets import MAY_I
+from tests.conftest import status_of
 from tests.figures import FIGURES
+from tools.nginx_proxy import free_port
 
 pytestmark = pytest.mark.storage
 
 CLIENTS = 4
 KILL_AFTER = 150  # acknowledged writes before the kill: the load is well under way
-
-
-def free_port() -> int:
-    """A port nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager
@@ -89,10 +83,7 @@ def post(base: str, path: str, token: str, body: dict[str, object]) -> int:
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+        return status_of(request)
     except OSError:
         return 0
 

@@ -17,7 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, Seat
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.player_names import clean_name, name_key
-from tests.conftest import LiveGame, at_once
+from tests.conftest import LiveGame, at_once, status_of
 
 pytestmark = pytest.mark.storage
 
@@ -94,11 +94,7 @@ def _start(base: str, names: list[str]) -> int:
     """Start a game through the form on a live server; the status code."""
     data = urllib.parse.urlencode(form(names)).encode()
     request = urllib.request.Request(f"{base}/games/", data=data)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+    return status_of(request, timeout=60)
 
 
 def _start_api(base: str, names: list[str]) -> int:
@@ -107,11 +103,7 @@ def _start_api(base: str, names: list[str]) -> int:
     request = urllib.request.Request(
         f"{base}/api/v1/games", data=body, headers={"Content-Type": "application/json"}
     )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+    return status_of(request, timeout=60)
 
 
 def test_phones_starting_games_at_once_all_start_one(live_game: LiveGame) -> None:
@@ -135,11 +127,7 @@ def test_starting_games_while_others_write_never_fails(live_game: LiveGame) -> N
         if index % 2:
             return _start(live_game.base, [f"P{index}", "Q"])
         request = urllib.request.Request(f"{game}/buys", data=b"seat=1")
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(request, timeout=60)
 
     codes = at_once(phone, list(range(PHONES)))
     assert all(code < 500 for code in codes), codes

@@ -10,27 +10,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.extensions import db
 from scorekeeper.pages import games as game_pages
 from tests.conftest import Table
-from tests.databases import make_app
+from tests.databases import apps
 from tests.tables.helpers import open_table
 
 
 @pytest.fixture
 def app_with(database_url: str, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
     """Makes the app with deployment settings; closes its connections after."""
-    made: list[Flask] = []
-
-    def make(**settings: object) -> Flask:
-        made.append(make_app(database_url, str(tmp_path), **settings))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, str(tmp_path)) as make:
+        yield make
 
 
 def start(client: FlaskClient, names: list[str]) -> str:

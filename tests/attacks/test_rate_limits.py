@@ -8,6 +8,7 @@ import os
 import re
 import uuid
 from collections.abc import Callable, Iterator
+from functools import partial
 from io import BytesIO
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import CardTable
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from tests.databases import make_app
+from tests.databases import apps
 from tests.tables.backups import backup_of, empty, encoded, upload
 from tests.web.test_house_rules import form_of
 
@@ -33,17 +34,8 @@ NEW_GAME = {"ruleset": "may-i", "players-0": "Anna", "players-1": "Ben"}
 @pytest.fixture
 def limited(database_url: str, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
     """Makes the app with rate limits on; closes its connections after."""
-    made: list[Flask] = []
-
-    def make(**settings: object) -> Flask:
-        made.append(make_app(database_url, str(tmp_path), RATELIMIT_ENABLED=True, **settings))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, str(tmp_path)) as make:
+        yield partial(make, RATELIMIT_ENABLED=True)
 
 
 def test_one_client_starting_games_fast_is_refused_with_429(

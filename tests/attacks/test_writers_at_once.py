@@ -26,7 +26,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Buy, HouseRules, TablePlayer
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from tests.conftest import serving
+from tests.conftest import OPENER, serving, status_of
 from tests.databases import close, make_app
 from tests.figures import FIGURES
 from tests.web.test_house_rules import form_of
@@ -38,16 +38,6 @@ SAVES = 200
 SAVERS = 4
 NEW_GAME = {"ruleset": "may-i", "first_dealer": "0", "players-0": "Anna", "players-1": "Ben"}
 OTHERS = 4  # phones buying, renaming people and opening tables meanwhile
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Keep a 303 as the answer: it is how a plain form says "done"."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 def send(
@@ -63,11 +53,7 @@ def send(
     request.add_header("Content-Type", kind)
     if token:
         request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with OPENER.open(request, timeout=60) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+    return status_of(request, timeout=60, opener=OPENER.open)
 
 
 @pytest.fixture

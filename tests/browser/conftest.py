@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
-from scorekeeper.extensions import db
-from tests.conftest import make_app, serving
+from tests.conftest import serving
+from tests.databases import close, make_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -60,9 +60,7 @@ def served(database_url: str, tmp_path: Path, slow: bool) -> Iterator[str]:
         app.wsgi_app = slowed(app.wsgi_app)  # type: ignore[method-assign]
     with serving(app) as url:
         yield url
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 @pytest.fixture

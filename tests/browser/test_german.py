@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import Phone
+from tests.browser.test_full_game import buy_row
 from tests.web.test_languages import FACES, catalog, plural, translated
 
 pytestmark = pytest.mark.browser
@@ -107,13 +108,6 @@ def assert_no_english(page: Page, where: str) -> None:
     """No English left in the visible text of the page."""
     left = english_left_in(page.inner_text("body"))
     assert not left, f"English on the German {where}: {left}"
-
-
-def buy_row(page: Page, name: str) -> Locator:
-    """A player's line in the buys list."""
-    return (
-        page.locator("#buys").get_by_role("listitem").filter(has=page.get_by_text(name, exact=True))
-    )
 
 
 def buy(page: Page, name: str, left: int, used: int) -> None:

@@ -2,10 +2,10 @@
 
 A family of eight with long names plays at a table (a finished May I? game, one in progress with
 a buy and a run-out, a Contract Rummy game of the German sheet), and every screen they meet is
-measured in each of the four languages; so are the phones' screens (a seat with a call, one
-with a pending hand, one sent back with a note; the round screen with them; the share page) and
-both printed blank sheets. Then German, Dutch and Spanish screens are saved at
-390 px in tests/artifacts/ to be looked at.
+measured in each language of config.LANGUAGES; so are the phones' screens (a seat with a call,
+one with a pending hand, one sent back with a note; the round screen with them; the share page)
+and both printed blank sheets. Then every language but English is saved at 390 px in
+tests/artifacts/ to be looked at.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeeper.config import LANGUAGES
 from tests.browser.test_record import open_table, start_at_table
 from tests.browser.test_seats import seat_url
 
@@ -31,7 +32,6 @@ FAMILY = [
     "Ébo",
     "Fritz",
 ]
-LANGUAGES = ["en", "de", "nl", "es"]
 SMALL_PHONE = {"width": 320, "height": 640}
 PHONE = {"width": 390, "height": 844}
 # The first texts that stick out past the screen's right edge (a word too long for its line).
@@ -246,12 +246,12 @@ def test_a_cut_placeholder_and_button_are_found(page: Page) -> None:
     assert page.evaluate(MEASURE) == []
 
 
-def test_german_dutch_and_spanish_screens_at_390_px(
+def test_every_translations_screens_at_390_px(
     page: Page, live_server: str, artifacts: Path
 ) -> None:
     screens = family_table(page)
     page.set_viewport_size(PHONE)
-    for language in ["de", "nl", "es"]:
+    for language in LANGUAGES[1:]:
         speak(page, live_server, language)
         for name, url in screens.items():
             show(page, url)

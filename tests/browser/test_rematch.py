@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper.extensions import db
 from tests.browser.conftest import Phone, _fail_on, slowed
-from tests.conftest import make_app, serving
+from tests.conftest import serving
+from tests.databases import close, make_app
 from tests.tables.helpers import TIED_GAME
 
 pytestmark = pytest.mark.browser
@@ -44,9 +44,7 @@ def slow_server(database_url: str, tmp_path: Path) -> Iterator[Served]:
     app.wsgi_app = slowed(app.wsgi_app)  # type: ignore[method-assign]
     with serving(app) as url:
         yield Served(app, url)
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 def finished_game(app: Flask) -> dict[str, Any]:

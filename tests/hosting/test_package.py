@@ -1,5 +1,5 @@
 """The package as someone installs it: the sdist and the wheel built from it, installed with no
-extras into a fresh venv, serving a full game in all four languages from another directory.
+extras into a fresh venv, serving a full game in every language from another directory.
 
 Built and installed once per run (about half a minute: the venv's packages come from pip's
 index or its cache, at the versions constraints.txt pins).
@@ -22,11 +22,11 @@ import requests
 from babel.messages.pofile import read_po
 
 from scorekeeper import __version__
+from scorekeeper.config import LANGUAGES
 from tools.nginx_proxy import free_port, wait_for
 
 ROOT = Path(__file__).parent.parent.parent
 CATALOGS = ROOT / "scorekeeper" / "translations"
-LANGUAGES = ("en", "de", "nl", "es")
 PLAYERS = ["Bartholomeus", "Concepción", "Marie-Claire", "Guðmundur"]
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 # What only the development install holds: test tools, linters, the optional servers' clients.

@@ -19,6 +19,7 @@ from scorekeeper import __version__, config, create_app
 from scorekeeper.config import MissingExtra
 from scorekeeper.hosting import servers
 from scorekeeper.hosting.cli import data_lines
+from tests.conftest import status_of
 from tests.hosting.test_instance_backup import SCRIPT
 from tools.nginx_proxy import free_port, wait_for
 
@@ -75,11 +76,7 @@ def workers_started(pid: int, expected: int, seconds: float = 30) -> int:
 
 def status(url: str, host: str | None = None) -> int:
     request = urllib.request.Request(url, headers={"Host": host} if host else {})
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+    return status_of(request, timeout=10)
 
 
 def test_version() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import status_of
 from tests.hosting.test_serve import serving, workers_started
 
 NEW_GAME = json.dumps({"ruleset": "may-i", "players": ["Anna", "Ben"]}).encode()
@@ -27,11 +28,7 @@ def start_game(port: int) -> int:
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return int(answer.status)
-    except urllib.error.HTTPError as answer:
-        return int(answer.code)
+    return status_of(request)
 
 
 @pytest.mark.parametrize("storage", ["data folder", "redis", "memory"])

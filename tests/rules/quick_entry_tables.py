@@ -1,8 +1,9 @@
 """What a table says at the end of a round, as a phone's dictation writes it, per language.
 
 Eight players each, with long names (Bartholomeus, Concepción, Marie-Claire), two-word names
-(Ana María) and names that start with a number word or a function word (Tennyson, Elfriede,
-Tienke, Unai; Andy, Undine, Erik, Enzo, Gaatje, Sebastián, Yolanda, Esteban). Each line maps
+(Ana María, Jean Baptiste) and names that start with a number word or a function word (Tennyson,
+Elfriede, Tienke, Unai, Septime; Andy, Undine, Erik, Enzo, Gaatje, Sebastián, Yolanda, Esteban,
+Anna, Denise). Each line maps
 to the hands it must fill; every player it does not name is "Nothing for …", and nothing else
 may be said.
 """
@@ -43,6 +44,16 @@ PLAYERS = {
         "Unai",
         "Yolanda",
         "Esteban",
+    ],
+    "fr": [
+        "Bartholomeus",
+        "Concepción",
+        "Marie-Claire",
+        "Anna",
+        "Bob",
+        "Septime",
+        "Denise",
+        "Jean Baptiste",
     ],
 }
 
@@ -223,4 +234,50 @@ ES: list[Said] = [
     ("Sebastián lleva veinte", {"Sebastián": 20}),
 ]
 
-UTTERANCES = {"en": EN, "de": DE, "nl": NL, "es": ES}
+FR: list[Said] = [
+    ("Anna est sortie, Bob trente-cinq, Denise douze", {"Anna": OUT, "Bob": 35, "Denise": 12}),
+    (
+        "Ba sorti, S 35, D 12, C 40",
+        {"Bartholomeus": OUT, "Septime": 35, "Denise": 12, "Concepción": 40},
+    ),
+    (
+        "Bartholomeus a fini. Concepción 35, Marie-Claire 12, Anna a 40 points, Bob 8, "
+        "Septime 0, Denise 25, Jean Baptiste 17.",
+        {
+            "Bartholomeus": OUT,
+            "Concepción": 35,
+            "Marie-Claire": 12,
+            "Anna": 40,
+            "Bob": 8,
+            "Septime": 0,
+            "Denise": 25,
+            "Jean Baptiste": 17,
+        },
+    ),
+    ("Anna a fini, Bob quatre-vingt-quinze", {"Anna": OUT, "Bob": 95}),
+    ("Bob quatre vingt quinze", {"Bob": 95}),
+    ("Denise soixante et onze, Bob sort", {"Denise": 71, "Bob": OUT}),
+    ("Denise soixante-dix-sept", {"Denise": 77}),
+    ("Bob vingt et un", {"Bob": 21}),
+    ("jean baptiste dix-sept", {"Jean Baptiste": 17}),
+    ("Bob sept, Septime douze", {"Bob": 7, "Septime": 12}),
+    ("Bob sept Septime douze", {"Bob": 7, "Septime": 12}),
+    ("Sept 12, Bob sortie", {"Septime": 12, "Bob": OUT}),
+    ("Den 5 Sep 6 Bart 7", {"Denise": 5, "Septime": 6, "Bartholomeus": 7}),
+    ("Marie Claire douze Concepcion trente-trois", {"Marie-Claire": 12, "Concepción": 33}),
+    ("Bart cent cinq, Con est sortie", {"Bartholomeus": 105, "Concepción": OUT}),
+    ("Alors Bob a fini et Denise a encore 30 points", {"Bob": OUT, "Denise": 30}),
+    ("Bob : 12 ; Denise : sortie", {"Bob": 12, "Denise": OUT}),
+    ("Bob 12\nDenise sortie\nAnna 40", {"Bob": 12, "Denise": OUT, "Anna": 40}),
+    ("bob douze denise finie anna quarante", {"Bob": 12, "Denise": OUT, "Anna": 40}),
+    ("Bob avait douze points et Denise est sortie", {"Bob": 12, "Denise": OUT}),
+    ("Marie-Claire zéro", {"Marie-Claire": 0}),
+    ("Marie-Claire zero", {"Marie-Claire": 0}),
+    ("Denise quatre-vingt-dix-neuf", {"Denise": 99}),
+    ("Concepción 35 pts", {"Concepción": 35}),
+    ("Denise out, Bob 12", {"Denise": OUT, "Bob": 12}),
+    ("Bob fait cinquante, Anna est sortie", {"Bob": 50, "Anna": OUT}),
+    ("Bon, Septime a terminé", {"Septime": OUT}),
+]
+
+UTTERANCES = {"en": EN, "de": DE, "nl": NL, "es": ES, "fr": FR}

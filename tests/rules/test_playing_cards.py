@@ -87,7 +87,9 @@ def test_parse_cards_names_the_first_bad_token(text: str | list[str], bad: str) 
         ("nl", "BVH"),
         ("de_DE", "BDK"),
         ("nl-NL", "BVH"),
-        ("fr", "JQK"),  # no letters of its own yet: English
+        ("fr", "VDR"),
+        ("fr_CA", "VDR"),
+        ("it", "JQK"),  # no letters of its own: English
     ],
 )
 def test_face_cards_use_the_tables_letters(locale: str, letters: str) -> None:
@@ -95,7 +97,7 @@ def test_face_cards_use_the_tables_letters(locale: str, letters: str) -> None:
     assert "".join(rank_letter(rank, locale) for rank in faces) == letters
 
 
-@pytest.mark.parametrize("locale", ["en", "es", "de", "nl"])
+@pytest.mark.parametrize("locale", ["en", "es", "de", "nl", "fr"])
 @pytest.mark.parametrize(("rank", "letter"), [(Rank.ACE, "A"), (Rank.TWO, "2"), (Rank.TEN, "10")])
 def test_aces_and_numbers_read_the_same_everywhere(locale: str, rank: Rank, letter: str) -> None:
     assert rank_letter(rank, locale) == letter
@@ -111,6 +113,9 @@ def test_aces_and_numbers_read_the_same_everywhere(locale: str, rank: Rank, lett
         (Card(Rank.JACK, Suit.CLUBS), "de", "B♣"),
         (Card(Rank.TEN, Suit.DIAMONDS), "es", "10♦"),
         (Card(Rank.ACE, Suit.HEARTS), "de", "A♥"),
+        (Card(Rank.KING, Suit.SPADES), "fr", "R♠"),
+        (Card(Rank.JACK, Suit.HEARTS), "fr", "V♥"),
+        (Card(Rank.ACE, Suit.CLUBS), "fr", "A♣"),
         (JOKER, "en", "JK"),  # not 🃏, which looks like the sheet's ★ "went out" mark
         (JOKER, "nl", "JK"),
     ],

@@ -1,4 +1,4 @@
-"""A round said in one line, read in four languages: what it fills, and what it names instead."""
+"""A round said in one line, read in five languages: what it fills, and what it names instead."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from scorekeeper.games.spoken_numbers import number_words
 from scorekeeper.rules.messages import english_list
 from scorekeeper.rules.quick_entry import MAX_TEXT, Reading, SaidHand
 from scorekeeper.rules.quick_entry import read_round as read_with
+from scorekeeper.rules.spoken_words import LANGUAGES
 from tests.rules.quick_entry_tables import OUT, PLAYERS, UTTERANCES
 
 FIVE = ["Bartholomeus", "Concepción", "Marie-Claire", "Oma", "Jo"]
@@ -54,7 +55,7 @@ def test_a_round_said_at_the_table_fills_its_hands_and_says_nothing_else(
 
 def test_every_language_has_at_least_25_utterances() -> None:
     assert {language: len(said) >= 25 for language, said in UTTERANCES.items()} == dict.fromkeys(
-        ["en", "de", "nl", "es"], True
+        LANGUAGES, True
     )
 
 
@@ -94,6 +95,14 @@ def test_every_language_has_at_least_25_utterances() -> None:
         ),
         ("nl", ["Gaatje", "Jan"], "Jan gaat uit", {"Jan": OUT}, [nothing_for("Gaatje")]),
         ("es", ["Ana", "Bob"], "Ana fuera, Bob veintidos", {"Ana": OUT, "Bob": 22}, []),
+        ("fr", ["Anna", "Bob"], "Anna est sortie, Bob 35", {"Anna": OUT, "Bob": 35}, []),
+        (
+            "fr",
+            ["Bob", "Carl"],
+            "Anna est sortie",
+            {},
+            ["I could not read “Anna”, so “sortie” is left out.", nothing_for("Bob", "Carl")],
+        ),
     ],
 )
 def test_the_misreadings_it_was_found_with(
@@ -115,6 +124,10 @@ def test_the_misreadings_it_was_found_with(
         ("es", "se fue"),
         ("es", "cerró"),
         ("es", "cerro"),
+        ("fr", "est sortie"),
+        ("fr", "est sorti"),
+        ("fr", "a fini"),
+        ("fr", "a terminé"),
         ("en", "went out"),
     ],
 )
@@ -136,6 +149,7 @@ def test_the_sources_words_for_going_out(language: str, words: str) -> None:
         ("de", "zwolf", 12),
         ("nl", "tweeentwintig", 22),
         ("nl", "drieenveertig", 43),
+        ("fr", "zero", 0),
     ],
 )
 def test_number_words_typed_without_their_accents(language: str, text: str, number: int) -> None:
@@ -230,6 +244,18 @@ def test_what_it_cannot_be_sure_of_it_names(
             "Yolanda fuera, Esteban salió",
             "Only one player goes out, but Yolanda and Esteban were said out.",
         ),
+        (
+            "fr",
+            ["Bob", "Septime"],
+            "Bob sept 12",
+            "After Bob, “sept” could be points or Septime: say the whole name.",
+        ),
+        (
+            "fr",
+            ["Anna", "Bob"],
+            "Anna est sortie, Bob a fini",
+            "Only one player goes out, but Anna and Bob were said out.",
+        ),
         ("nl", ["Erik", "Enzo"], "Er 12 En 5", "“12 En 5” does not follow a player's name."),
     ],
 )
@@ -275,7 +301,7 @@ def test_two_word_names_by_their_first_letters() -> None:
 
 
 def test_english_out_is_understood_in_every_language() -> None:
-    for language in ["de", "nl", "es"]:
+    for language in LANGUAGES:
         assert reading("Anna out, Bob 5", ["Anna", "Bob"], language) == (
             {"Anna": OUT, "Bob": 5},
             [],
@@ -295,7 +321,7 @@ def test_nothing_is_read_from_an_overlong_line() -> None:
 
 
 def test_an_unknown_language_reads_english() -> None:
-    assert reading("Anna out, Bob seven", ["Anna", "Bob"], "fr") == ({"Anna": OUT, "Bob": 7}, [])
+    assert reading("Anna out, Bob seven", ["Anna", "Bob"], "it") == ({"Anna": OUT, "Bob": 7}, [])
 
 
 @given(st.text(max_size=MAX_TEXT))

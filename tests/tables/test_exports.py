@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
-from scorekeeper.extensions import db
 from scorekeeper.models import Round, RoundResult
 from scorekeeper.tables.record_csv import _tiebreak_cells
+from tests.api.test_concurrency import statements
 from tests.tables.helpers import BEN_WINS, open_table, play, play_tiebreaker, start_at
 from tests.web.test_games import text
 
@@ -25,23 +22,6 @@ def rows(body: bytes) -> list[list[str]]:
     """CSV in UTF-8 with its byte order mark, as Excel reads it, as rows of cells."""
     assert body.startswith(b"\xef\xbb\xbf")
     return list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
-
-
-@contextmanager
-def counted(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run inside the block."""
-    seen: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def keep(*args: object) -> None:
-        seen.append(str(args[2]))
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
 
 
 def test_a_game_csv_has_a_row_per_round_and_the_totals(client: FlaskClient) -> None:
@@ -103,14 +83,14 @@ def test_the_table_page_record_and_backup_ask_the_same_number_of_queries_for_mor
 ) -> None:
     url = open_table(client)
     play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
-    with counted(app) as one:
+    with statements(app) as one:
         assert client.get(url).status_code == 200
         assert client.get(f"{url}/record").status_code == 200
         assert client.get(f"{url}/backup.json").status_code == 200
     for _ in range(3):
         play(start_at(client, url, ["Anna", "Ben", "Carla", "Dan"]), BEN_WINS)
     start_at(client, url, ["Eve", "Ben"])
-    with counted(app) as five:
+    with statements(app) as five:
         assert client.get(url).status_code == 200
         assert client.get(f"{url}/record").status_code == 200
         assert client.get(f"{url}/backup.json").status_code == 200

@@ -325,9 +325,10 @@ def test_a_persons_page_polls_and_changes_when_their_round_starts(
         ("de", ["Kartenabend", "Sitzordnung für Runde 1", "Neu auslosen"]),
         ("nl", ["Kaartavond", "Tafelindeling voor ronde 1", "Opnieuw loten"]),
         ("es", ["Velada de cartas", "Mesas de la ronda 1", "Volver a sortear"]),
+        ("fr", ["Soirée de cartes", "Places pour la manche 1", "Tirer à nouveau"]),
     ],
 )
-def test_the_evening_speaks_the_tables_language(
+def test_the_evening_speaks_the_phones_language(
     client: FlaskClient, language: str, words: list[str]
 ) -> None:
     _, party_url = start_party(client, ELEVEN)

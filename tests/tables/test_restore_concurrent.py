@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event, func, select
+from sqlalchemy import event
 
 from scorekeeper.database import IMMEDIATE
 from scorekeeper.extensions import db
 from scorekeeper.models import CardTable, Game
 from scorekeeper.rules import game_state as game_states
-from tests.conftest import at_once
+from tests.conftest import at_once, count
 from tests.tables.backups import backup_of, empty, encoded, stored_facts, upload
 from tests.tables.helpers import BEN_WINS, open_table, play, start_at
 from tests.web.test_games import text
@@ -38,13 +38,6 @@ def tables_played(client: FlaskClient, count: int) -> list[bytes]:
         play(start_at(client, url, PLAYERS), BEN_WINS[: 1 + number % 7])
         files.append(encoded(backup_of(client, url)))
     return files
-
-
-def count(app: Flask, model: type) -> int:
-    with app.app_context():
-        found = db.session.scalar(select(func.count()).select_from(model)) or 0
-        db.session.remove()
-        return found
 
 
 def test_different_restores_at_once_wait_their_turn_and_succeed(

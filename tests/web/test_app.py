@@ -46,7 +46,14 @@ def test_htmx_is_served_from_static(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     ("header", "expected"),
-    [("de-DE,de;q=0.9", "de"), ("nl", "nl"), ("es-ES", "es"), ("fr", "en"), ("", "en")],
+    [
+        ("de-DE,de;q=0.9", "de"),
+        ("nl", "nl"),
+        ("es-ES", "es"),
+        ("fr-FR,fr;q=0.9", "fr"),
+        ("it", "en"),
+        ("", "en"),
+    ],
 )
 def test_language_follows_accept_language(client: FlaskClient, header: str, expected: str) -> None:
     page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)

@@ -11,9 +11,8 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.test import TestResponse
 
 from scorekeeper.models import Buy
-from tests.conftest import Table
+from tests.conftest import Table, game_links
 from tests.web.test_games import HX, PLAYERS, count, text
-from tests.web.test_sharing import links_of
 
 pytestmark = pytest.mark.storage
 
@@ -110,7 +109,7 @@ def test_the_buys_region_is_one_form_with_one_token_of_each_kind(table: Table) -
 
 def test_the_view_link_shows_no_form_and_no_button(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    _, view = links_of(app)
+    _, view = game_links(app)
     form = buys_form(app.test_client().get(f"/g/1/{view}").get_data(as_text=True))
     assert form.forms == [] and form.hidden == [] and form.buttons == []
 

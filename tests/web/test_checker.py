@@ -10,10 +10,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from tests.conftest import Table
+from tests.conftest import Table, game_links
 from tests.web.test_games import HX, PLAYERS, text
 from tests.web.test_house_rules import form_of
-from tests.web.test_sharing import links_of
 
 
 def check(table: Table, cards: str, kind: str = "laydown", **extra: str) -> str:
@@ -65,7 +64,7 @@ def test_taps_build_the_melds_in_the_chosen_suit(table: Table) -> None:
 
 def test_the_view_phone_may_check_too(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    _, view = links_of(app)
+    _, view = game_links(app)
     response = app.test_client().get(
         f"/g/1/{view}/check", query_string={"cards": "7H 7S 7D", "kind": "book", "op": "check"}
     )

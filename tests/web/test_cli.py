@@ -18,6 +18,7 @@ import segno
 from scorekeeper.hosting.cli import announce
 from scorekeeper.hosting.lan import interface_address, lan_address
 from scorekeeper.security import RedactLinks, redact_links
+from tools.nginx_proxy import free_port
 
 
 def test_lan_address_is_an_address_of_this_machine() -> None:
@@ -109,13 +110,6 @@ def test_the_request_log_never_holds_a_link_token() -> None:
     logger.removeHandler(handler)
     assert "abcDEF123" not in stream.getvalue()
     assert "/g/3/…" in stream.getvalue()
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_scorekeeper_serve_migrates_and_answers(tmp_path: Path) -> None:

@@ -14,21 +14,13 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, Game, Round, RoundResult
-from tests.conftest import LiveGame, at_once
+from tests.conftest import OPENER, LiveGame, at_once, status_of
 
 pytestmark = pytest.mark.storage
 
 PHONES = 6
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Keep a 303 as the answer: it is how a plain form says "done"."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-OPENER = urllib.request.build_opener(_NoRedirect)
 Form = tuple[str, dict[str, str]]
 
 
@@ -39,11 +31,7 @@ def post(live_game: LiveGame) -> Callable[[Form], int]:
         path, data = call
         url = f"{live_game.base}/g/{live_game.game_id}/{live_game.token}{path}"
         request = urllib.request.Request(url, data=urllib.parse.urlencode(data).encode())
-        try:
-            with OPENER.open(request, timeout=30) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(request, opener=OPENER.open)
 
     return send
 

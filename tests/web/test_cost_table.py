@@ -12,7 +12,7 @@ import cost_table
 
 
 @pytest.fixture(scope="module")
-def sides(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[float]]]:
+def sides(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, float]]]:
     """Each app's rows, one counted step a row, in this process on SQLite."""
     folder = tmp_path_factory.mktemp("costs")
     return {
@@ -21,17 +21,33 @@ def sides(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[
     }
 
 
-def test_every_row_is_measured_on_both_apps(sides: dict[str, dict[str, list[float]]]) -> None:
+def test_every_row_is_measured_on_both_apps(
+    sides: dict[str, dict[str, dict[str, float]]],
+) -> None:
     for figures in sides.values():
         assert list(figures) == list(cost_table.ROWS)
-    assert sides["bare"]["unchanged poll of a game page"][0] == 0  # the static page
-    assert sides["bare"]["API buy + take-back (per request)"][0] == 2  # a row and its history
-    assert sides["ours"]["unchanged poll of a game page"][0] >= 1
+    assert sides["bare"]["unchanged poll of a game page"]["statements"] == 0  # the static page
+    buy = sides["bare"]["API buy + take-back (per request)"]
+    assert (buy["statements"], buy["transactions"]) == (2, 1)  # a row and its history, at once
+    assert sides["ours"]["unchanged poll of a game page"]["statements"] >= 1
 
 
-def test_the_table_gives_each_row_its_ratio(sides: dict[str, dict[str, list[float]]]) -> None:
+@pytest.mark.storage
+def test_a_table_minute_reaches_the_database_once_a_poll(database_url: str) -> None:
+    """124 requests: every poll's fast-path read its own transaction, one more for each of the
+    16 requests that change something or follow a change (bench/capacity.py's figures)."""
+    minute = cost_table.measure("ours", database_url, requests=1)[cost_table.MINUTE]
+    assert minute["requests"] == 124  # 4 phones × 30 polls, 4 taps
+    assert minute["poll_reads"] == 120
+    assert minute["transactions"] == 120 + 4 + 3 * 4  # the taps; each watcher's poll after one
+
+
+def test_the_table_gives_each_row_its_ratio(
+    sides: dict[str, dict[str, dict[str, float]]],
+) -> None:
     ours, bare = (
-        {row: cost_table.Side(None, s) for row, (s, _n) in f.items()} for f in sides.values()
+        {row: cost_table.Side(None, figures["statements"]) for row, figures in f.items()}
+        for f in sides.values()
     )
     assert "| ours | bare | ratio |" in cost_table.table(ours, bare)
     ours["score sheet"] = cost_table.Side(4e6, 1)

@@ -8,11 +8,11 @@ from html import unescape
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy, Change, Game, RoundResult
-from tests.conftest import Table, make_app
+from tests.conftest import Table, count, make_app
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]
 HX = {"HX-Request": "true"}
@@ -32,12 +32,6 @@ TIED_GAME = [
 def text(html: str) -> str:
     """Page text with tags removed, entities decoded and white space folded."""
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
-
-
-def count(app: Flask, model: type) -> int:
-    """Rows of a model in the database."""
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(model)) or 0
 
 
 def play(table: Table, rounds: list[tuple[str | None, dict[str, int | str]]]) -> None:

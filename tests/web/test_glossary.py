@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Message
 
+from scorekeeper.config import LANGUAGES
 from tests.web.test_translations import catalog
 from tools.glossary import Required, Term, applies, glossary, required
 from tools.sheet_context import SHEET, sheet_worded
@@ -31,7 +32,8 @@ GETTEXT = re.compile(
     r"""(?:\s*,\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))?"""
 )
 COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
-TYPOGRAPHY = re.compile("[“”„‘’«»]")
+# Quotes, and a colon or ; ! ? right after a value: French spaces it, so it is the message's.
+TYPOGRAPHY = re.compile(r"[“”„‘’«»]|(\}\}|</\w+>)\s?[:;!?](?=[\s<\"]|$)")
 
 
 def omissions(row: Required) -> list[tuple[str, str, str]]:
@@ -52,7 +54,15 @@ def hard_coded_quotes(template: str) -> list[str]:
 
 def test_the_glossary_has_a_table_for_each_language() -> None:
     sections = {(term.language, term.context) for term in glossary()}
-    assert sections == {("en", None), ("de", None), ("de", SHEET), ("nl", None), ("es", None)}
+    assert sections == {
+        ("en", None),
+        ("de", None),
+        ("de", SHEET),
+        ("nl", None),
+        ("es", None),
+        ("fr", None),
+        ("fr", SHEET),
+    }
     assert all(term.forbidden for term in glossary())
 
 
@@ -83,8 +93,33 @@ def test_every_message_the_sheet_words_differently_has_its_sheet_wording() -> No
 
 
 def test_every_language_has_required_words() -> None:
-    assert {row.language for row in required()} == {"de", "nl", "es"}
-    assert len(required()) >= 18
+    assert {row.language for row in required()} == set(LANGUAGES) - {"en"}
+    assert len(required()) >= 31
+
+
+@pytest.mark.parametrize(
+    ("english", "wrong", "right"),
+    [
+        ("Buy it?", "L’acheter ?", "L’acheter\u202f?"),
+        ("Buy it?", "L’acheter?", "L’acheter\u202f?"),
+        ("Play May I?", "Jouer à May I ?", "Jouer à May I?"),
+        ("Note: %(note)s", "Note : %(note)s", "Note\u00a0: %(note)s"),
+        ("Sent back; check it", "Renvoyée; vérifie-la", "Renvoyée\u202f; vérifie-la"),
+        ("“%(word)s”", "« %(word)s »", "«\u202f%(word)s\u202f»"),
+        ("“%(word)s”", "“%(word)s”", "«\u202f%(word)s\u202f»"),
+        ("The player's hand", "La main d'Anna", "La main d’Anna"),
+        ("Check your hand", "Vérifiez votre main", "Vérifie ta main"),
+        (
+            "Send the token in an Authorization: Bearer header.",
+            "Envoie-le:",
+            "Authorization: Bearer",
+        ),
+    ],
+)
+def test_french_typography_and_register_are_held(english: str, wrong: str, right: str) -> None:
+    terms = [term for term in glossary() if term.language == "fr" and term.context is None]
+    assert any(term.breaches(Message(english, wrong)) for term in terms), wrong
+    assert not any(term.breaches(Message(english, right)) for term in terms), right
 
 
 def test_a_term_without_its_word_is_found() -> None:
@@ -92,6 +127,9 @@ def test_a_term_without_its_word_is_found() -> None:
     assert row.breaches(Message("%(name)s has not called.", "%(name)s no ha pedido."))
     assert not row.breaches(Message("%(name)s has not called.", "%(name)s no ha llamado."))
     assert not row.breaches(Message("Cancel", "Cancelar"))  # the English names no call
+    seat = next(r for r in required() if r.language == "fr" and r.term == "seat")
+    assert seat.breaches(Message("Your seat", "Ton siège"))
+    assert not seat.breaches(Message("Your seat", "Ta place"))
 
 
 @pytest.mark.parametrize("row", required(), ids=lambda r: f"{r.language}-{r.term}")
@@ -104,6 +142,12 @@ def test_a_hard_coded_quote_in_a_template_is_found() -> None:
     assert hard_coded_quotes('{{ _("sent back") }}: “{{ note }}”') == ["{{ ) }}: “{{ note }}”"]
     assert not hard_coded_quotes('{{ _("sent back: “%(note)s”", note=note) }}')
     assert not hard_coded_quotes("{# the note in the language's own quotes, “…” #}")
+    assert hard_coded_quotes('<p>{{ _("Players") }}: {{ names }}</p>') == [
+        "<p>{{ ) }}: {{ names }}</p>"
+    ]
+    assert hard_coded_quotes("<li>{{ name }}:</li>") == ["<li>{{ name }}:</li>"]
+    assert hard_coded_quotes("<span>{{ name }}</span>: {{ points }}") != []
+    assert not hard_coded_quotes('<a href="{{ url }}?players=8">')
 
 
 def test_no_template_hard_codes_quotes_or_typography() -> None:

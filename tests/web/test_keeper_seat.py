@@ -11,9 +11,9 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game, RoundResult, SeatHand
-from tests.conftest import Table
+from tests.conftest import Table, count, version_of
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import PLAYERS, count, version
+from tests.web.test_seat_calls import PLAYERS
 from tests.web.test_seat_hands import enter, one_tap
 
 pytestmark = pytest.mark.storage
@@ -39,9 +39,9 @@ def test_the_keeper_holds_a_seat_and_the_round_saves_with_one_tap(app: Flask, ta
     screen = table.page()
     assert 'data-testid="own-hand"' in screen and "I am not Anna" in screen
     assert "I am Ben" not in screen  # remembered for this game on this phone
-    before = version(app)
+    before = version_of(app)
     assert keeper_enters(table, went_out="0") == 303
-    assert version(app) == before + 1 and count(app, SeatHand) == 1
+    assert version_of(app) == before + 1 and count(app, SeatHand) == 1
     with app.app_context():
         entry = db.session.scalars(select(Change).where(Change.kind == "hand_entered")).one()
         assert entry.seat == 0  # named as the seat, as its own phone would be

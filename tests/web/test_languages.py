@@ -1,4 +1,4 @@
-"""The app in English, German, Dutch and Spanish, with the rule documents' own terms."""
+"""The app in English, German, Dutch, Spanish and French, with the rule documents' own terms."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from flask import Flask, render_template_string
 from flask_babel import force_locale, format_time
 from wtforms.i18n import get_translations
 
+from scorekeeper.config import LANGUAGES
 from scorekeeper.i18n import short_time
 from tests.conftest import Table
 from tests.web.test_games import PLAYERS, TIED_GAME, play, text
@@ -24,9 +25,10 @@ TERMS = {
     "de": {"%(count)s book": "Buch", "%(count)s run": "Sequenz", "Stock": "Talon"},
     "nl": {"%(count)s book": "drieling", "%(count)s run": "reeks", "Stock": "trekstapel"},
     "es": {"%(count)s book": "libro", "%(count)s run": "escalera", "Stock": "mazo"},
+    "fr": {"%(count)s book": "brelan", "%(count)s run": "suite", "Stock": "talon"},
 }
 # Rank letters of the card buttons: Jack, Queen, King.
-FACES = {"en": "J Q K", "de": "B D K", "nl": "B V H", "es": "J Q K"}
+FACES = {"en": "J Q K", "de": "B D K", "nl": "B V H", "es": "J Q K", "fr": "V D R"}
 SCREEN_WORDS = ["Score sheet", "Share", "Dealer", "Plays first", "Buy", "The stock ran out"]
 SHEET_WORDS = ["Score sheet", "Round", "Total", "History"]
 
@@ -59,7 +61,7 @@ def test_catalogs_use_the_rule_documents_terms(language: str) -> None:
         assert word.lower() in translated(language, msgid).lower(), (msgid, word)
 
 
-@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_round_screen_speaks_the_tables_language(table: Table, language: str) -> None:
     table.start(PLAYERS)
     table.client.post("/language", data={"language": language, "next": "/"})
@@ -69,7 +71,7 @@ def test_the_round_screen_speaks_the_tables_language(table: Table, language: str
         assert translated(language, word) in page, word
 
 
-@pytest.mark.parametrize("language", ["de", "nl", "es"])
+@pytest.mark.parametrize("language", LANGUAGES[1:])
 def test_the_score_sheet_speaks_the_tables_language(table: Table, language: str) -> None:
     table.start(PLAYERS)
     play(table, TIED_GAME[:2])
@@ -84,7 +86,7 @@ def test_the_score_sheet_speaks_the_tables_language(table: Table, language: str)
     assert "went out" not in sheet
 
 
-@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_card_buttons_use_the_languages_rank_letters(table: Table, language: str) -> None:
     table.start(PLAYERS)
     form = table.client.get(
@@ -126,7 +128,7 @@ def test_times_in_the_history_follow_the_locale(table: Table) -> None:
 
 
 # A four-digit total as each language groups its thousands.
-THOUSANDS = {"en": "1,050", "de": "1.050", "nl": "1.050", "es": "1.050"}
+THOUSANDS = {"en": "1,050", "de": "1.050", "nl": "1.050", "es": "1.050", "fr": "1\u202f050"}
 
 
 def play_to_a_four_digit_total(table: Table) -> None:
@@ -146,7 +148,7 @@ def test_a_four_digit_total_is_grouped_as_the_language_does(table: Table, langua
     assert totals == ["0", THOUSANDS[language], "5", "40"]
 
 
-@pytest.mark.parametrize("language", ["en", "de", "nl", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_history_times_read_as_flask_babels_short_time(app: Flask, language: str) -> None:
     moments = [
         datetime(2026, 3, 29, hour, minute, tzinfo=UTC)

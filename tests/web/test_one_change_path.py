@@ -13,10 +13,9 @@ from sqlalchemy import text as sql
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Buy, RoundResult, SeatCall, SeatHand
-from tests.conftest import Table
+from tests.conftest import Table, count, seat_tokens, version_of
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import count, tokens, version
 
 pytestmark = pytest.mark.storage
 
@@ -25,7 +24,7 @@ THREE = ["Anna", "Ben", "Oma"]
 
 def enter(table: Table, app: Flask, seat: int, **fields: str) -> None:
     """Send a hand from a seat's own phone, for round 1."""
-    sent = table.client.post(f"/s/1/{tokens(app)[seat]}/hand", data={"number": "1", **fields})
+    sent = table.client.post(f"/s/1/{seat_tokens(app)[seat]}/hand", data={"number": "1", **fields})
     assert sent.status_code == 303, text(sent.get_data(as_text=True))
 
 
@@ -91,7 +90,7 @@ def test_the_end_of_round_form_drawn_before_a_correction_is_refused(
     shown = saved.get_data(as_text=True)  # as posted, Oma's newer hand put in, drawn anew
     assert 'name="points_1" type="number" value="10"' in shown
     assert 'name="points_2" type="number" value="45"' in shown
-    assert f'name="version" type="hidden" value="{version(app)}"' in shown
+    assert f'name="version" type="hidden" value="{version_of(app)}"' in shown
 
 
 def test_a_form_that_already_shows_the_newer_entry_saves(app: Flask, table: Table) -> None:
@@ -105,8 +104,8 @@ def test_a_form_that_already_shows_the_newer_entry_saves(app: Flask, table: Tabl
 
 def test_a_buy_for_a_player_who_called_settles_the_call(app: Flask, table: Table) -> None:
     table.start(["Anna", "Ben", "Carla", "Dan"])
-    drawn = version(app)
-    called = table.client.post(f"/s/1/{tokens(app)[2]}/calls", headers=HX)
+    drawn = version_of(app)
+    called = table.client.post(f"/s/1/{seat_tokens(app)[2]}/calls", headers=HX)
     assert called.status_code == 200
     # The scorekeeper, who has not seen the call, taps Buy on Carla's row.
     assert table.buy("Carla", version=str(drawn)).status_code == 303
@@ -122,7 +121,7 @@ def test_a_buy_for_a_player_who_called_settles_the_call(app: Flask, table: Table
 
 def test_a_call_open_when_its_round_is_saved_is_closed(app: Flask, table: Table) -> None:
     table.start(["Anna", "Ben", "Carla", "Dan"])
-    assert table.client.post(f"/s/1/{tokens(app)[2]}/calls", headers=HX).status_code == 200
+    assert table.client.post(f"/s/1/{seat_tokens(app)[2]}/calls", headers=HX).status_code == 200
     saved = table.end_round(1, "Anna", {"Ben": 10, "Carla": 20, "Dan": 30})
     assert saved.status_code == 303
     assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 0
@@ -137,7 +136,7 @@ def test_a_rename_or_merge_reaches_an_open_screens_poll(
     table_url = open_table(client)
     game = start_at(client, table_url, ["Anna", "Ben", "Carla"])
     other = start_at(client, table_url, ["Anne", "Dan", "Eve"]) if change == "merge" else game
-    shown = version_of(app, other.url)
+    shown = version_of(app, int(other.url.split("/")[-2]))
     assert other.page()  # the round screen open, its state kept at `shown`
     with app.app_context():
         ids = dict(db.session.execute(sql("SELECT name, id FROM table_player")).all())
@@ -155,14 +154,6 @@ def test_a_rename_or_merge_reaches_an_open_screens_poll(
     said = text(other.page("/sheet")).split("History", 1)[1]
     assert (f"{old} is called {new} now (renamed at the table)" in said) == (change == "rename")
     assert (f"{old} counts as {new} now (merged at the table)" in said) == (change == "merge")
-
-
-def version_of(app: Flask, url: str) -> int:
-    game_id = int(url.split("/")[-2])
-    with app.app_context():
-        found = db.session.scalar(sql(f"SELECT version FROM game WHERE id = {game_id}"))
-        db.session.remove()
-    return int(found)
 
 
 def test_the_history_names_each_phones_entry_a_send_back_and_who_saved(

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_cli import free_port
+from tools.nginx_proxy import free_port
 
 pytestmark = pytest.mark.storage
 

@@ -11,10 +11,9 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Game
-from tests.conftest import Table
+from tests.conftest import Table, game_links, seat_tokens, version_of
 from tests.tables.helpers import open_table, start_at
 from tests.web.test_games import HX, TIED_GAME, play, text
-from tests.web.test_seat_links import game_links, seat_tokens
 
 pytestmark = pytest.mark.storage
 
@@ -30,15 +29,6 @@ def finished_and_replayed(table: Table) -> tuple[int, str]:
     response = table.client.post(f"{table.url}/again")
     assert response.status_code == 303
     return seen, response.headers["Location"]
-
-
-def version_of(app: Flask, game_id: int) -> int:
-    """The game's version as stored."""
-    with app.app_context():
-        found = db.session.scalar(select(Game.version).where(Game.id == game_id))
-        db.session.remove()
-        assert found is not None
-        return int(found)
 
 
 def poll(client: FlaskClient, url: str, seen: int, on: str) -> tuple[int, str | None, str]:

@@ -7,8 +7,7 @@ import re
 import pytest
 from flask import Flask
 
-from tests.conftest import Table
-from tests.web.test_sharing import links_of
+from tests.conftest import Table, game_links
 
 # Nothing is recorded by a reading: whether the database holds no result is storage's answer.
 pytestmark = pytest.mark.storage
@@ -72,12 +71,14 @@ def test_a_round_said_in_german_fills_the_form_and_saves_nothing(table: Table) -
     )
 
 
-def test_spanish_and_dutch_number_words(table: Table) -> None:
+def test_spanish_dutch_and_french_number_words(table: Table) -> None:
     table.start(FAMILY)
     _status, page = read(table, "Bart treinta y cinco, Conc fuera", "es")
     assert field_value(page, "points_1") == "35" and went_out(page) == "2"
     _status, page = read(table, "Marie vijfendertig, Anne uit", "nl")
     assert field_value(page, "points_3") == "35" and went_out(page) == "0"
+    _status, page = read(table, "Anne est sortie, Bart quatre-vingt-quinze", "fr")
+    assert field_value(page, "points_1") == "95" and went_out(page) == "0"
 
 
 def test_what_it_cannot_read_it_says_and_keeps_what_was_typed(table: Table) -> None:
@@ -138,6 +139,12 @@ def test_two_players_said_out_mark_neither_in_the_tables_language(table: Table) 
             "Bart un 12",
             "Después de Bartholomeus, «un» puede ser puntos o Unai: di el nombre completo.",
         ),
+        (
+            "fr",
+            "Bart un 12",
+            "Après Bartholomeus, «\u202fun\u202f» peut être des points ou Unai\u00a0: "
+            "dis le nom entier.",
+        ),
     ],
 )
 def test_what_it_cannot_read_is_said_in_the_tables_language(
@@ -160,6 +167,6 @@ def test_a_whole_round_said_reads_without_a_word_back(table: Table) -> None:
 
 def test_a_view_link_cannot_use_it(app: Flask, table: Table) -> None:
     table.start(FAMILY)
-    _edit, view = links_of(app)
+    _edit, view = game_links(app)
     answer = table.client.post(f"/g/1/{view}/rounds/1/reading", data={"said": "Anne out"})
     assert answer.status_code == 403

@@ -1,4 +1,4 @@
-"""Each rule fix of docs/RULES.md 4, 6, 7 and 8 as the table reads it, in all four languages."""
+"""Each rule fix of docs/RULES.md 4, 6, 7 and 8 as the table reads it, in every language."""
 
 from __future__ import annotations
 
@@ -6,40 +6,45 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.config import LANGUAGES
 from scorekeeper.models import RoundResult
 from tests.conftest import Table
 from tests.web.test_games import HX, PLAYERS, TIED_GAME, count, play, text
 
-LANGUAGES = ["en", "de", "nl", "es"]
 TWICE = {
     "en": "Ben: Nobody may buy twice in a row.",
     "de": "Ben: Niemand darf zweimal hintereinander kaufen.",
     "nl": "Ben: Niemand mag twee keer achter elkaar kopen.",
     "es": "Ben: Nadie puede comprar dos veces seguidas.",
+    "fr": "Ben : Personne ne peut acheter deux fois de suite.",
 }
 ROUND_SEVEN = {
     "en": "Round 7: all 13 cards go down at once, which 3 runs of exact length cannot hold",
     "de": "Runde 7: Alle 13 Karten werden auf einmal ausgelegt, was 3 Folgen in genauer Länge",
     "nl": "Ronde 7: alle 13 kaarten gaan in één keer neer, wat 3 reeksen van precieze lengte",
     "es": "Ronda 7: las 13 cartas se colocan de una vez, y 3 escaleras de longitud exacta",
+    "fr": "Manche 7 : les 13 cartes sont posées d’un coup, ce que 3 suites de longueur exacte",
 }
 COMMON_LIST = {
     "en": "The ten deals are the common list",
     "de": "Die zehn Runden sind die übliche Liste",
     "nl": "De tien rondes zijn de gangbare lijst",
     "es": "Las diez rondas son la lista habitual",
+    "fr": "Les dix manches suivent la liste courante",
 }
 CUTTER_ONLY = {
     "en": "Only the player who cut this round can earn the cut bonus.",
     "de": "Nur wer in dieser Runde abgehoben hat, kann den Abhebebonus bekommen.",
     "nl": "Alleen wie deze ronde coupeerde, kan de coupurebonus krijgen.",
     "es": "Solo quien cortó en esta ronda puede ganar la bonificación por corte.",
+    "fr": "Seul le joueur qui a coupé dans cette manche peut gagner le bonus de coupe.",
 }
 PROPER = {
     "en": "Contract Rummy proper",
     "de": "Contract Rummy (Original)",
     "nl": "Contract Rummy (origineel)",
     "es": "Contract Rummy original",
+    "fr": "Rami Contrat d’origine",
 }
 
 

@@ -10,15 +10,22 @@ import urllib.request
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper import kept
 from scorekeeper.extensions import db
-from scorekeeper.games import seat_links
 from scorekeeper.games.facts import read_game
 from scorekeeper.models import Buy, Game, SeatCall
-from tests.conftest import LiveGame, Table, at_once
-from tests.web.test_concurrency import OPENER
+from tests.conftest import (
+    OPENER,
+    LiveGame,
+    Table,
+    at_once,
+    count,
+    seat_tokens,
+    status_of,
+    version_of,
+)
 from tests.web.test_games import HX, text
 from tests.web.test_queries import statements
 
@@ -27,47 +34,27 @@ pytestmark = pytest.mark.storage
 PLAYERS = ["Anna", "Ben", "Carla", "Dan"]  # Anna deals round 1: Ben plays first
 
 
-def tokens(app: Flask, game_id: int = 1) -> dict[int, str]:
-    with app.app_context():
-        found = seat_links.links_of(game_id)
-        db.session.remove()
-        return found
-
-
-def count(app: Flask, model: type, *where: object) -> int:
-    with app.app_context():
-        found = db.session.scalar(select(func.count()).select_from(model).where(*where)) or 0
-        db.session.remove()
-        return found
-
-
-def version(app: Flask) -> int:
-    with app.app_context():
-        found = db.session.scalar(select(Game.version).where(Game.id == 1)) or 0
-        db.session.remove()
-        return found
-
-
 def call(table: Table, app: Flask, seat: int) -> str:
     """Tap "May I?" on a seat's page (htmx); the seat region answered."""
-    response = table.client.post(f"/s/1/{tokens(app)[seat]}/calls", headers=HX)
+    response = table.client.post(f"/s/1/{seat_tokens(app)[seat]}/calls", headers=HX)
     assert response.status_code == 200, response.get_data(as_text=True)
     return text(response.get_data(as_text=True))
 
 
-def seat_page(table: Table, app: Flask, seat: int) -> str:
-    return text(table.client.get(f"/s/1/{tokens(app)[seat]}").get_data(as_text=True))
+def seat_page(table: Table, app: Flask, seat: int, language: str = "en") -> str:
+    page = table.client.get(f"/s/1/{seat_tokens(app)[seat]}", headers={"Accept-Language": language})
+    return text(page.get_data(as_text=True))
 
 
 def test_a_call_shows_on_the_round_screen_at_once_and_buys_nothing(
     app: Flask, table: Table
 ) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     said = call(table, app, 2)
     assert "You called “May I?”: the scorekeeper decides." in said
     assert count(app, Buy) == 0 and count(app, SeatCall) == 1
-    assert version(app) == before + 1  # every phone's poll sees it within 2 s
+    assert version_of(app) == before + 1  # every phone's poll sees it within 2 s
     poll = table.client.get(f"{table.url}/version?v={before}&on=round", headers=HX)
     polled = poll.get_data(as_text=True)
     assert 'id="calls"' in polled and "Record the buy for Carla" in polled
@@ -131,11 +118,11 @@ def test_a_buy_is_granted_only_to_a_seat_that_called(app: Flask, table: Table) -
 def test_dismissing_closes_the_calls_and_tells_the_callers(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     call(table, app, 1)
-    before = version(app)
+    before = version_of(app)
     dismissed = table.client.post(f"{table.url}/calls/dismiss", headers=HX)
     assert dismissed.status_code == 200
     assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 0 and count(app, Buy) == 0
-    assert version(app) == before + 1
+    assert version_of(app) == before + 1
     assert "The scorekeeper dismissed the call." in seat_page(table, app, 1)
     assert "May I?" in seat_page(table, app, 1)  # it may call again
 
@@ -143,7 +130,7 @@ def test_dismissing_closes_the_calls_and_tells_the_callers(app: Flask, table: Ta
 def kept_calls(app: Flask) -> tuple[object, ...] | None:
     """The open calls of the state kept for the game's version now (None: none kept)."""
     with app.app_context():
-        state = kept.state_at(1, version(app))
+        state = kept.state_at(1, version_of(app))
         return None if state is None else state.facts.calls
 
 
@@ -181,11 +168,11 @@ def test_a_call_the_rules_refuse_is_refused_at_the_callers_phone(app: Flask, tab
     table.start(PLAYERS)
     for _ in range(3):
         table.buy("Ben")  # May I? allows 3 a round
-    before = version(app)
-    refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls", headers=HX)
+    before = version_of(app)
+    refused = table.client.post(f"/s/1/{seat_tokens(app)[1]}/calls", headers=HX)
     assert refused.status_code == 422
     assert "The limit of 3 buys per round is reached." in text(refused.get_data(as_text=True))
-    assert count(app, SeatCall) == 0 and version(app) == before
+    assert count(app, SeatCall) == 0 and version_of(app) == before
 
 
 def test_only_the_edit_link_grants_or_dismisses(app: Flask, table: Table) -> None:
@@ -199,22 +186,16 @@ def test_only_the_edit_link_grants_or_dismisses(app: Flask, table: Table) -> Non
         ("/calls/dismiss", {}),
     ):
         assert table.client.post(f"/g/1/{view}{path}", data=data).status_code == 403
-        assert table.client.post(f"/g/1/{tokens(app)[1]}{path}", data=data).status_code == 404
+        assert table.client.post(f"/g/1/{seat_tokens(app)[1]}{path}", data=data).status_code == 404
     assert count(app, SeatCall, SeatCall.closed_at.is_(None)) == 1 and count(app, Buy) == 0
 
 
 def test_two_seats_calling_at_once_both_land(live_game: LiveGame) -> None:
-    with live_game.app.app_context():
-        links = seat_links.links_of(live_game.game_id)
-        db.session.remove()
+    links = seat_tokens(live_game.app, live_game.game_id)
 
     def send(seat: int) -> int:
         url = f"{live_game.base}/s/{live_game.game_id}/{links[seat]}/calls"
-        try:
-            with OPENER.open(urllib.request.Request(url, data=b""), timeout=30) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(urllib.request.Request(url, data=b""), opener=OPENER.open)
 
     assert at_once(send, [1, 2, 3, 3]) == [303] * 4
     assert live_game.count(SeatCall) == 3  # seat 3 tapped twice: one call
@@ -269,10 +250,10 @@ def test_a_refused_call_posted_without_script_answers_the_page_with_the_reason(
     table.start(PLAYERS)
     for _ in range(3):
         table.buy("Ben")
-    before = version(app)
-    refused = table.client.post(f"/s/1/{tokens(app)[1]}/calls")
+    before = version_of(app)
+    refused = table.client.post(f"/s/1/{seat_tokens(app)[1]}/calls")
     assert refused.status_code == 422
     page = refused.get_data(as_text=True)
     assert "The limit of 3 buys per round is reached." in text(page)
     assert 'id="own-hand"' in page and "<html" in page  # the whole page, with Ben's pad
-    assert count(app, SeatCall) == 0 and version(app) == before
+    assert count(app, SeatCall) == 0 and version_of(app) == before

@@ -16,14 +16,21 @@ from sqlalchemy import select
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.games import seat_links
 from scorekeeper.models import Change, Game, RoundResult, SeatHand
-from tests.conftest import LiveGame, Table, at_once
+from tests.conftest import (
+    OPENER,
+    LiveGame,
+    Table,
+    at_once,
+    count,
+    seat_tokens,
+    status_of,
+    version_of,
+)
 from tests.tables.backups import backup_of, empty, encoded, upload
 from tests.tables.helpers import open_table, start_at
-from tests.web.test_concurrency import OPENER
 from tests.web.test_games import HX, text
-from tests.web.test_seat_calls import PLAYERS, count, tokens, version
+from tests.web.test_seat_calls import PLAYERS, seat_page
 
 pytestmark = pytest.mark.storage
 
@@ -34,13 +41,8 @@ def enter(
     """Send a hand from a seat's own page (round 1 unless told)."""
     data = {"number": "1", **fields}
     return table.client.post(
-        f"/s/1/{tokens(app)[seat]}/hand", data=data, headers=HX if htmx else {}
+        f"/s/1/{seat_tokens(app)[seat]}/hand", data=data, headers=HX if htmx else {}
     )
-
-
-def seat_page(table: Table, app: Flask, seat: int, language: str = "en") -> str:
-    page = table.client.get(f"/s/1/{tokens(app)[seat]}", headers={"Accept-Language": language})
-    return text(page.get_data(as_text=True))
 
 
 def every_hand_in(table: Table, app: Flask) -> None:
@@ -71,10 +73,10 @@ def test_a_seat_enters_its_own_hand_and_the_scorekeeper_sees_it_pending(
     app: Flask, table: Table
 ) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     assert enter(table, app, 1, points_1="35").status_code == 303
     assert count(app, SeatHand) == 1 and count(app, RoundResult) == 0
-    assert version(app) == before + 1  # every phone's poll sees it within 2 s
+    assert version_of(app) == before + 1  # every phone's poll sees it within 2 s
     said = seat_page(table, app, 1)
     assert "Your hand is with the scorekeeper: 35 points." in said
     poll = table.client.get(f"{table.url}/version?v={before}&on=round", headers=HX)
@@ -103,7 +105,7 @@ def test_a_seat_enters_only_its_own_hand(app: Flask, table: Table) -> None:
     assert refused.status_code == 422  # Ben's own hand is empty: the others' fields are no field
     assert count(app, SeatHand) == 0
     enter(table, app, 2, points_2="20")
-    ben = tokens(app)[1]
+    ben = seat_tokens(app)[1]
     assert table.client.post(f"/g/1/{ben}/rounds/1/pending/2/send-back").status_code == 404
     assert table.client.get(f"/g/1/{ben}/rounds/1/pending", headers=HX).status_code == 404
     assert count(app, SeatHand, SeatHand.status == "pending") == 1
@@ -124,13 +126,13 @@ def test_the_rules_refuse_a_hand_at_its_field(
     app: Flask, table: Table, fields: dict[str, str], reason: str
 ) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     refused = enter(table, app, 1, htmx=True, **fields)
     assert refused.status_code == 422
     said = refused.get_data(as_text=True)
     assert said.lstrip().startswith('<section id="own-hand"')  # the pad alone, for htmx
     assert reason in text(said)
-    assert count(app, SeatHand) == 0 and version(app) == before
+    assert count(app, SeatHand) == 0 and version_of(app) == before
 
 
 def test_only_the_cutter_claims_the_cut_bonus(app: Flask, table: Table) -> None:
@@ -160,10 +162,10 @@ def test_a_second_player_saying_they_went_out_is_refused_with_the_reason(
 
 def test_a_double_tap_enters_once(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    before = version(app)
+    before = version_of(app)
     for _ in range(2):
         assert enter(table, app, 1, points_1="35", action_id="tap-1").status_code == 303
-    assert count(app, SeatHand) == 1 and version(app) == before + 1
+    assert count(app, SeatHand) == 1 and version_of(app) == before + 1
 
 
 def test_a_sent_back_hand_shows_the_note_at_the_seat_which_enters_it_again(
@@ -247,9 +249,9 @@ def test_undo_takes_the_whole_round_back(app: Flask, table: Table) -> None:
 def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     every_hand_in(table, app)
-    before = version(app)
+    before = version_of(app)
     one_tap(table)
-    poll = table.client.get(f"/s/1/{tokens(app)[1]}/version?v={before}&on=round-1", headers=HX)
+    poll = table.client.get(f"/s/1/{seat_tokens(app)[1]}/version?v={before}&on=round-1", headers=HX)
     assert poll.headers.get("HX-Refresh") == "true"  # a fresh pad for round 2
     assert "Round 1 is saved: your hand counts 35 points." in seat_page(table, app, 1)
     assert "Round 1 is saved: you went out." in seat_page(table, app, 0)
@@ -260,7 +262,7 @@ def test_the_saved_round_moves_the_seat_to_the_next_round(app: Flask, table: Tab
 
 def test_a_seats_picked_card_tapped_again_takes_one_copy_back(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    ben = f"/s/1/{tokens(app)[1]}"
+    ben = f"/s/1/{seat_tokens(app)[1]}"
     data = {"number": "1", "cards_1": "K Q K", "tap": "1:-K"}
     tapped = table.client.post(f"{ben}/hand/tap", data=data, headers=HX)
     pad = tapped.get_data(as_text=True)
@@ -270,7 +272,7 @@ def test_a_seats_picked_card_tapped_again_takes_one_copy_back(app: Flask, table:
 
 def test_the_pad_and_the_entries_answer_a_page_or_their_fragment(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    ben = f"/s/1/{tokens(app)[1]}"
+    ben = f"/s/1/{seat_tokens(app)[1]}"
     tapped = table.client.post(f"{ben}/hand/tap", data={"number": "1", "tap": "1:K"}, headers=HX)
     assert tapped.get_data(as_text=True).lstrip().startswith('<section id="own-hand"')
     assert 'data-testid="tally-1">10<' in tapped.get_data(as_text=True)
@@ -290,7 +292,7 @@ def test_a_refusal_is_in_the_seats_language(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     enter(table, app, 2, went_out="2")
     refused = table.client.post(
-        f"/s/1/{tokens(app)[3]}/hand",
+        f"/s/1/{seat_tokens(app)[3]}/hand",
         data={"number": "1", "went_out": "3"},
         headers={**HX, "Accept-Language": "de"},
     )
@@ -298,18 +300,12 @@ def test_a_refusal_is_in_the_seats_language(app: Flask, table: Table) -> None:
 
 
 def test_two_seats_entering_at_once_both_land(live_game: LiveGame) -> None:
-    with live_game.app.app_context():
-        links = seat_links.links_of(live_game.game_id)
-        db.session.remove()
+    links = seat_tokens(live_game.app, live_game.game_id)
 
     def send(seat: int) -> int:
         url = f"{live_game.base}/s/{live_game.game_id}/{links[seat]}/hand"
         body = urllib.parse.urlencode({"number": "1", f"points_{seat}": str(10 + seat)})
-        try:
-            with OPENER.open(urllib.request.Request(url, data=body.encode()), timeout=30) as answer:
-                return int(answer.status)
-        except urllib.error.HTTPError as answer:
-            return int(answer.code)
+        return status_of(urllib.request.Request(url, data=body.encode()), opener=OPENER.open)
 
     assert at_once(send, [1, 2, 3]) == [303] * 3
     assert live_game.count(SeatHand) == 3

@@ -13,35 +13,18 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.games import seat_links
 from scorekeeper.models import Game
 from scorekeeper.pages.seats import only_on_local_network
 from scorekeeper.security import redact_links
 from tests.attacks.test_rate_limits import limited  # noqa: F401 (a fixture)
-from tests.conftest import Table
-from tests.databases import make_app
+from tests.conftest import Table, game_links, seat_tokens
+from tests.databases import close, make_app
 from tests.web.test_games import HX, text
 
 pytestmark = pytest.mark.storage
 
 PLAYERS = ["Anna", "Ben", "Carla"]
 LAN_NOTE = "a player joining from afar cannot open them"
-
-
-def seat_tokens(app: Flask, game_id: int = 1) -> dict[int, str]:
-    """Each seat's current link token."""
-    with app.app_context():
-        found = seat_links.links_of(game_id)
-        db.session.remove()
-        return found
-
-
-def game_links(app: Flask, game_id: int = 1) -> tuple[str, str]:
-    """The game's edit and view tokens."""
-    with app.app_context():
-        game = db.session.get(Game, game_id)
-        assert game is not None
-        return game.edit_token, game.view_token
 
 
 def test_every_seat_gets_its_own_strong_link(app: Flask, table: Table) -> None:
@@ -180,9 +163,7 @@ def test_the_share_page_says_when_seat_links_reach_no_one_from_afar(
     page = text(client.get(response.headers["Location"] + "/share").get_data(as_text=True))
     assert (LAN_NOTE in page) is noted
     assert (public + "/s/") in page
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 def test_guessing_seat_links_counts_as_guessing_links(

@@ -13,7 +13,7 @@ from scorekeeper.games import actions, seat_links
 from scorekeeper.models import CardTable, Change
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.tables import people
-from tests.conftest import make_app
+from tests.databases import close, make_app
 
 
 @pytest.fixture
@@ -29,9 +29,7 @@ def guarded_app(database_url: str, tmp_path: str) -> Iterator[Flask]:
         people.seat_people(db.session.get_one(CardTable, 1), ["Anna"])
         db.session.commit()
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 def html_post_urls(app: Flask, token: str) -> list[str]:

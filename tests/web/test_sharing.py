@@ -9,30 +9,16 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Buy, Change, Game
+from scorekeeper.models import Buy, Change
 from scorekeeper.pages.template_helpers import qr_svg
-from tests.conftest import Table
+from tests.conftest import Table, game_links, version_of
 from tests.web.test_games import HX, PLAYERS, TIED_GAME, play, text
 from tests.web.test_security import html_post_urls
 
 
-def links_of(app: Flask) -> tuple[str, str]:
-    """The edit and view tokens of game 1."""
-    with app.app_context():
-        game = db.session.get(Game, 1)
-        assert game is not None
-        return game.edit_token, game.view_token
-
-
-def version_of(app: Flask) -> int:
-    """Game 1's version."""
-    with app.app_context():
-        return int(db.session.scalar(select(Game.version).where(Game.id == 1)) or 0)
-
-
 def test_a_new_game_opens_on_its_secret_edit_link(app: Flask, table: Table) -> None:
     url = table.start(PLAYERS)
-    edit, view = links_of(app)
+    edit, view = game_links(app)
     assert url == f"/g/1/{edit}"
     assert edit != view
     assert min(len(edit), len(view)) >= 32  # 24 random bytes: 192 bits
@@ -43,13 +29,13 @@ def test_a_new_game_opens_on_its_secret_edit_link(app: Flask, table: Table) -> N
 )
 def test_the_view_link_reads_every_page(app: Flask, table: Table, path: str) -> None:
     table.start(PLAYERS)
-    _edit, view = links_of(app)
+    _edit, view = game_links(app)
     assert table.client.get(f"/g/1/{view}{path}").status_code == 200
 
 
 def test_the_view_link_shows_no_controls(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    _edit, view = links_of(app)
+    _edit, view = game_links(app)
     page = table.client.get(f"/g/1/{view}").get_data(as_text=True)
     assert "View only" in page
     for control in (">Buy<", "The stock ran out</button>", "End of round", "Undo last change"):
@@ -60,7 +46,7 @@ def test_the_view_link_shows_no_controls(app: Flask, table: Table) -> None:
 def test_the_view_link_changes_nothing(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     play(table, TIED_GAME[:1])
-    _edit, view = links_of(app)
+    _edit, view = game_links(app)
     before = version_of(app)
     data = {"seat": "1", "went_out": "0", "points_1": "5", "discarder": "0", "seen": "0"}
     urls = html_post_urls(app, view)
@@ -69,12 +55,12 @@ def test_the_view_link_changes_nothing(app: Flask, table: Table) -> None:
         if url.startswith("/g/"):
             assert table.client.post(url, data=data).status_code == 403, url
     assert version_of(app) == before
-    assert links_of(app)[1] == view
+    assert game_links(app)[1] == view
 
 
 def test_the_share_page_shows_both_links_with_qr_codes(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    edit, view = links_of(app)
+    edit, view = game_links(app)
     page = table.page("/share")
     for token in (edit, view):
         url = f"http://localhost/g/1/{token}"
@@ -97,7 +83,7 @@ def test_the_edit_link_and_each_seats_link_are_folded_without_script(table: Tabl
 
 def test_the_share_page_of_the_view_link_hides_the_edit_link(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    edit, view = links_of(app)
+    edit, view = game_links(app)
     page = table.client.get(f"/g/1/{view}/share").get_data(as_text=True)
     assert view in page
     assert edit not in page
@@ -107,10 +93,10 @@ def test_the_share_page_of_the_view_link_hides_the_edit_link(app: Flask, table: 
 @pytest.mark.storage
 def test_a_replaced_view_link_stops_working_at_once(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    edit, view = links_of(app)
+    edit, view = game_links(app)
     response = table.client.post(f"/g/1/{edit}/links/view")
     assert response.status_code == 303
-    new_view = links_of(app)[1]
+    new_view = game_links(app)[1]
     assert new_view != view
     old = table.client.get(f"/g/1/{view}")
     assert old.status_code == 410
@@ -126,9 +112,9 @@ def test_a_replaced_view_link_stops_working_at_once(app: Flask, table: Table) ->
 @pytest.mark.storage
 def test_a_replaced_edit_link_moves_the_editor_to_the_new_one(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
-    edit, _view = links_of(app)
+    edit, _view = game_links(app)
     response = table.client.post(f"/g/1/{edit}/links/edit")
-    new_edit = links_of(app)[0]
+    new_edit = game_links(app)[0]
     assert response.headers["Location"] == f"/g/1/{new_edit}/share"
     assert table.client.post(f"/g/1/{edit}/buys", data={"seat": "0"}).status_code == 410
     assert table.client.get(f"/g/1/{new_edit}").status_code == 200
@@ -138,7 +124,7 @@ def test_a_replaced_edit_link_moves_the_editor_to_the_new_one(app: Flask, table:
 def test_undo_skips_a_link_replacement(app: Flask, table: Table) -> None:
     table.start(PLAYERS)
     table.buy("Ben")
-    edit, _view = links_of(app)
+    edit, _view = game_links(app)
     table.client.post(f"/g/1/{edit}/links/view")
     table.client.post(f"/g/1/{edit}/undo")
     with app.app_context():
@@ -302,11 +288,11 @@ def test_replacing_a_link_first_says_what_it_does_and_changes_nothing(
     app: Flask, table: Table, role: str
 ) -> None:
     table.start(PLAYERS)
-    edit, view = links_of(app)
+    edit, view = game_links(app)
     share = table.client.get(f"/g/1/{edit}/share").get_data(as_text=True)
     assert f'href="/g/1/{edit}/links/{role}"' in share
     confirm = text(table.client.get(f"/g/1/{edit}/links/{role}").get_data(as_text=True))
     assert f"Replace the {role} link?" in confirm
     assert f"The old {role} link stops working at once" in confirm
-    assert links_of(app) == (edit, view)
+    assert game_links(app) == (edit, view)
     assert table.client.get(f"/g/1/{view}/links/{role}").status_code == 404

@@ -1,4 +1,4 @@
-"""Every message in the app has a translation in each of the four languages."""
+"""Every message in the app has a translation in each of the app's languages."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+from scorekeeper.config import LANGUAGES
+
 ROOT = Path(__file__).parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
-LANGUAGES = ["en", "de", "nl", "es"]
 # Keep in step with babel.cfg and the Makefile's KEYWORDS.
 METHODS = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
 KEYWORDS = {

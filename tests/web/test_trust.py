@@ -1,4 +1,4 @@
-"""Issue 9's sentences on the pages, in each of the four languages."""
+"""Issue 9's sentences on the pages, in each of the app's languages."""
 
 from __future__ import annotations
 
@@ -30,6 +30,11 @@ SAID = {
         "Ninguna mano vale 1: la carta más barata cuenta 2.",
         "El mazo solo termina la ronda cuando se agota por segunda vez",
         "Las cartas tocadas sustituyen los 20 puntos escritos.",
+    ),
+    "fr": (
+        "Aucune main ne vaut 1\u00a0: la carte la plus faible compte 2.",
+        "Le talon ne met fin à la manche qu’à son deuxième épuisement\u202f;",
+        "Les cartes touchées remplacent les 20 points saisis.",
     ),
 }
 

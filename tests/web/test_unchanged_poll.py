@@ -18,7 +18,7 @@ from scorekeeper.games import actions, seat_links
 from scorekeeper.models import Buy, Game, Round
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.unchanged_poll import Links, LinksReader, UnchangedPoll
-from tests.databases import make_app
+from tests.databases import close, make_app
 from tests.web.test_games import HX, PLAYERS
 from tools.nginx_proxy import free_port
 
@@ -32,9 +32,7 @@ def one_connection(database_url: str, tmp_path: Path) -> Iterator[Flask]:
         database_url, str(tmp_path), SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0}
     )
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 def links_of(game: Game) -> Links:

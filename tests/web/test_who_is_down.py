@@ -7,10 +7,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
-from tests.conftest import Table
+from tests.conftest import Table, game_links
 from tests.web.test_games import HX, PLAYERS, text
 from tests.web.test_house_rules import form_of
-from tests.web.test_sharing import links_of
 
 
 def down(table: Table, name: str, mark: bool = True) -> str:
@@ -34,7 +33,7 @@ def test_a_mark_shows_on_the_edit_and_the_view_phone(app: Flask, table: Table) -
     table.start(PLAYERS)
     assert "Down: Ben." in down(table, "Ben")
     assert "Down: Ben, Anna." in down(table, "Anna")
-    _, view = links_of(app)
+    _, view = game_links(app)
     viewer = app.test_client()
     page = text(viewer.get(f"/g/1/{view}").get_data(as_text=True))
     assert "Down: Ben, Anna." in page
