@@ -166,7 +166,7 @@ def test_the_tally_names_the_podium_places_and_highlights(app: Flask, client: Fl
         ("1", f"1. {escape(second[0])} · 10.0 points"),
         ("3", f"3. {escape(second[1])} · 5.0 points"),
     }
-    assert f"{first[0]} · place 1 tonight · games: 1" in words
+    assert f"{first[0]} · place 1 tonight · place in each game: 1" in words
     assert f"Went out most {second[0]} · 7 times" in words
     buyers = re.search(r"Most buys \(May I\?\) (.+?) · 1 buy\b", words)
     assert buyers and set(buyers.group(1).split(", ")) == {first[1], second[1]}
