@@ -1,4 +1,5 @@
-"""Tonight's tally in the browser: the card drawn as a PNG on the phone, the page at 320 px."""
+"""Watching an evening in the browser: the TV view and a relative's page live, then the tally's
+card drawn as a PNG on the phone and the tally page at 320 px."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import Phone, _fail_on
-from tests.browser.test_party import Served, finish_table, server  # noqa: F401 (the fixture)
+from tests.browser.test_party import (  # noqa: F401 (the fixture `server`)
+    ONE_POLL_MS,
+    Served,
+    finish_table,
+    server,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +23,7 @@ FOUR = ["Bartholomeus", "Concepción", "Marie-Claire", "Ida"]
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_tally_card_downloads_as_a_png_and_the_page_fits_320_px(
+def test_the_tv_and_relatives_watch_live_then_the_card_downloads_as_a_png(
     browser: Browser,
     server: Served,  # noqa: F811 (the fixture imported above)
     tmp_path: Path,
@@ -33,8 +39,24 @@ def test_the_tally_card_downloads_as_a_png_and_the_page_fits_320_px(
         page.get_by_role("button", name="Draw the seating").click()
         page.get_by_role("button", name="Start", exact=True).click()
         expect(page.locator(".party-table")).to_have_count(1)
+        evening = page.url
+        page.get_by_role("link", name="Link for relatives at home").click()
+        page.get_by_role("button", name="Make a link for relatives at home").click()
+        relatives = page.get_by_label("Link").input_value()
+        page.goto(evening)
+        page.get_by_role("link", name="TV view").click()
+        page.set_viewport_size({"width": 1280, "height": 720})
+        expect(page.locator("#watch-table-1 .watch-contract")).to_have_text("2 books")
+        home = Phone(browser, server.url)
+        home.page.goto(relatives)
+        expect(home.page.locator("#standings-empty")).to_be_visible()
         winner = finish_table(server.app, 1)[0]
-        page.reload()
+        expect(page.locator("#watch-table-1 .watch-leader")).to_have_text(
+            f"Won by {winner}", timeout=ONE_POLL_MS
+        )
+        expect(home.page.locator("#party-standings tbody tr")).to_have_count(4, timeout=ONE_POLL_MS)
+        _fail_on(home.close())
+        page.goto(evening)
         page.get_by_role("button", name="End the evening").click()
         page.get_by_role("link", name="Tonight's tally").click()
         expect(page.locator("#podium li").first).to_have_text(f"1. {winner} · 10.0 points")
