@@ -1,9 +1,9 @@
 """Everything a process keeps of games: one least-recently-used cache per app, on cachetools.
 
 It keeps what is derived from a game's facts, by (kind, game id, version, …): a derived
-state (games/opening.py), a rendered region of the score sheet (pages/kept_regions.py), and
-the scored result the table's record reads (tables/record.py). No other module keeps game data
-(tests/test_layers.py).
+state (games/opening.py), a rendered region of the score sheet or the round screen
+(pages/kept_regions.py), and the scored result the table's record reads (tables/record.py).
+No other module keeps game data (tests/test_layers.py).
 
 Never stale, for one reason: every change to a game's facts (buys, hands, corrections, undo,
 run-outs, links, "May I?" calls, a rename or a merge of its table's people) moves its version in

@@ -83,7 +83,7 @@ def start_from_form(page: Callable[[NewGameForm, int], Response], start: Start) 
 @door.get("")
 def show(game_id: int) -> Response:
     """Show the round screen: what to deal, the contract, buys, the stock, the standings."""
-    return respond(SHOW, SHOW, state=open_for_read(game_id, current_access()))
+    return respond(SHOW, SHOW, state=open_for_read(game_id, current_access()), kept=True)
 
 
 @door.get("/header")

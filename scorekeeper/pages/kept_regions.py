@@ -2,9 +2,13 @@
 cache (kept.py, whose rule says why nothing kept is stale).
 
 A region is a function of the game's facts at a version, the language and time zone it is said
-in, and the link it was opened through (its URLs carry the link, an edit link adds the
-correcting pencils), so once rendered it is served again as it is. Kept only when read (a GET):
-a change's answer is rendered before its transaction commits.
+in, and the link it was opened through (its URLs carry the link and so its role, an edit link
+adds the correcting pencils and the forms), so once rendered it is served again as it is. Kept
+when read (a GET), and from a change's answer, drawn on the committed state (pages/live.py).
+
+What is not the game's stays out of the kept HTML: a form's CSRF token and one-time action id
+are kept as marks and filled each time the region is sent, so a form still posts without
+JavaScript and a double tap still counts once, on every phone apart.
 
 Measured (issue 19 step 6, `bench/run.py --before noregions --routes "score sheet"`,
 2026-12-04, two runs at load 8-11): the score sheet 2.0-3.3x as fast with it, 7.6k function
@@ -14,11 +18,13 @@ a request" (the score sheet, and after a change, when the regions are rendered a
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from flask import g, render_template, request
 from flask_babel import get_timezone
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ..i18n import current_locale
@@ -27,23 +33,77 @@ from ..rules.game_state import GameState
 
 READS = frozenset({"GET", "HEAD"})
 Context = Callable[[], dict[str, Any]]
+# Escaped text never holds a "<", so no name typed at the table can forge a mark.
+CSRF_MARK, ACTION_MARK = "<!--sk:csrf-->", "<!--sk:action-->"
+KEEPING = "keeping_region"  # g's flag while a region to keep renders
+OUT_OF_BAND = ' hx-swap-oob="true"'  # on a region's root, its first attribute of the kind
 
 
 def region(
-    name: str, state: GameState, part: object = None, context: Context | None = None
+    name: str,
+    state: GameState,
+    part: object = None,
+    context: Context | None = None,
+    committed: bool = False,
 ) -> Markup:
     """Template `name` rendered for the state: kept, else rendered (and kept if it may be).
 
     `part` tells apart what else the region shows (the history's page); `context` gives the
-    rest of what the template reads, asked for only when it is rendered.
+    rest of what the template reads, asked for only when it is rendered; `committed`, a
+    change's state after its commit, which may be kept although the request is no read.
     """
-    said = _said(name, part) if request.method in READS else None
+    said = _said(name, part) if committed or request.method in READS else None
     html = region_of(state.facts, said) if said is not None else None
     if html is None:
-        html = render_template(name, state=state, **(context() if context else {}))
+        setattr(g, KEEPING, True)
+        try:
+            html = render_template(name, state=state, **(context() if context else {}))
+        finally:
+            setattr(g, KEEPING, False)
         if said is not None:
             keep_region(state.facts, said, html)
-    return Markup(html)
+    return Markup(_filled(html))
+
+
+def live_region(
+    name: str,
+    state: GameState,
+    part: object = None,
+    context: Context | None = None,
+    *,
+    oob: bool = False,
+    committed: bool = False,
+) -> Markup:
+    """A live region of the round screen (or a poller), kept once for both ways it is sent:
+    out of band, and in place without its root's hx-swap-oob (`region` says the rest).
+
+    Measured (issue 37 step 2, `bench/cost_table.py`, callgrind, SQLite, 2026-12-05): the round
+    screen 23.1M -> 17.6M instructions (ratio to the bare app 0.39 -> 0.51), a table-minute
+    330M -> 259M (0.75 -> 0.96), each watching phone's poll after a change rendering nothing.
+    """
+    rest = context or dict
+    html = region(name, state, ("live", part), lambda: {**rest(), "oob": True}, committed)
+    return html if oob else Markup(html.replace(OUT_OF_BAND, "", 1))
+
+
+def new_action_id() -> str:
+    """A one-time token for a form, so a double tap on a slow connection counts once; a mark
+    in a region being kept."""
+    return Markup(ACTION_MARK) if g.get(KEEPING) else secrets.token_urlsafe(16)
+
+
+def region_csrf_token() -> str:
+    """The session's CSRF token for the hidden field of a live region's form; a mark in a
+    region being kept. Not `csrf_token`: Flask-WTF puts its own in every template's context."""
+    return Markup(CSRF_MARK) if g.get(KEEPING) else generate_csrf()
+
+
+def _filled(html: str) -> str:
+    """A kept region with this request's CSRF token and a fresh action id for each form."""
+    if ACTION_MARK in html:
+        first, *rest = html.split(ACTION_MARK)
+        html = first + "".join(secrets.token_urlsafe(16) + after for after in rest)
+    return html.replace(CSRF_MARK, generate_csrf()) if CSRF_MARK in html else html
 
 
 def _said(name: str, part: object) -> Key:

@@ -16,13 +16,14 @@ from werkzeug.wrappers import Response
 from ..games import history
 from ..rules.game_facts import GameFacts
 from ..rules.game_state import GameState
-from .kept_regions import region
+from .kept_regions import live_region, region
 
 HISTORY_PAGE = 50  # changes shown on the sheet; older ones behind a link
 HISTORY = "games/_history.html"
 # The undo form follows this phone's own changes: a change's answer carries it, a poll's never,
 # so an undo after another phone's change names that change instead of taking it back.
 UNDO = "games/_undo.html"
+POLLER = "games/_poller.html"
 # The regions each page with a poller shows; `over` is the round screen of a finished game.
 REGIONS = {
     "round": (
@@ -67,17 +68,27 @@ def sheet_region(
     return region(name, state, oob, lambda: {"oob": oob})
 
 
-def poller(page: str, state: GameState, *, oob: bool = False) -> str:
-    """The page's poller, asking from the game's current version on."""
-    return render_template("games/_poller.html", game=state.facts, on=page, oob=oob)
+def poller(page: str, state: GameState, *, oob: bool = False, committed: bool = False) -> str:
+    """The page's poller, asking from the game's current version on (kept like a region)."""
+
+    def context() -> dict[str, Any]:
+        return {"game": state.facts, "on": page}
+
+    # str: the answers add plain strings to it, which Markup's + would escape
+    return str(live_region(POLLER, state, page, context, oob=oob, committed=committed))
 
 
-def regions(page: str, state: GameState, skip: str | None = None, **context: Any) -> str:
-    """The page's regions but `skip`, each rendered to swap out of band."""
+def regions(
+    page: str, state: GameState, skip: str | None = None, committed: bool = False, **context: Any
+) -> str:
+    """The page's regions but `skip`, each rendered to swap out of band; kept but for what a
+    change's `context` adds to them (a refusal, the buy a call was granted)."""
     parts = (
         sheet_region(name, state, oob=True)
         if page == "sheet"
         else render_template(name, state=state, oob=True, **context)
+        if context
+        else live_region(name, state, oob=True, committed=committed)
         for name in REGIONS[page]
         if name != skip
     )
@@ -85,11 +96,19 @@ def regions(page: str, state: GameState, skip: str | None = None, **context: Any
 
 
 def change_answer(fragment: str, state: GameState, **context: Any) -> str:
-    """The answer to a change on the round screen: its fragment, the other regions, the poller."""
+    """The answer to a change on the round screen: its fragment, the other regions, the poller.
+
+    `state` is the change's, committed (games/writes.finish): what it renders is kept, so the
+    phones watching the game get their regions as the tapping phone got them, rendering none.
+    """
     page = round_screen(state)
-    body = render_template(fragment, state=state, **context)
+    if context or fragment not in REGIONS[page]:
+        body = render_template(fragment, state=state, **context)
+    else:
+        body = str(live_region(fragment, state, committed=True))  # str: Markup + str escapes
     undo = render_template(UNDO, state=state, oob=True) if page == "round" else ""
-    return body + regions(page, state, skip=fragment) + undo + poller(page, state, oob=True)
+    others = regions(page, state, fragment, True, **context)
+    return body + others + undo + poller(page, state, oob=True, committed=True)
 
 
 def shape_changed(page: str, state: GameState) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from ipaddress import ip_address
 from urllib.parse import urlsplit
 
@@ -23,13 +22,9 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
+from .kept_regions import live_region, new_action_id, region_csrf_token
 from .next_game import next_game_url
 from .table_door import TABLES
-
-
-def new_action_id() -> str:
-    """A one-time token for a form, so a double tap on a slow connection counts once."""
-    return secrets.token_urlsafe(16)
 
 
 def contract_words(contract: Contract, rules: RuleSet | None = None) -> list[str]:
@@ -122,6 +117,8 @@ def init_app(app: Flask) -> None:
     """Make the helpers the templates use available to them."""
     app.jinja_env.globals.update(
         new_action_id=new_action_id,
+        region_csrf_token=region_csrf_token,
+        live_region=live_region,
         can_edit=can_edit,
         hand_text=hand_text,
         qr_svg=qr_svg,
