@@ -35,6 +35,11 @@ class Turns:
         # condition's notify_all would wake all 7 others to compete for the GIL with the holder).
         self._waiting: dict[int, threading.Event] = {}
 
+    @property
+    def drawn(self) -> int:
+        """How many tickets were drawn: the writers that came so far."""
+        return self._drawn
+
     def wait(self, seconds: float) -> int | None:
         """Wait for this writer's turn, at most `seconds`; its ticket, or None when it did not
         come (its place is then skipped, so the writers after it are not held up)."""

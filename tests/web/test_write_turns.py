@@ -15,6 +15,27 @@ from scorekeeper.write_turns import Turns
 WRITERS = 8
 
 
+def has_drawn(turns: Turns, tickets: int) -> None:
+    """Wait until `tickets` were drawn, so the next writer comes after (a sleep is not enough
+    on a loaded machine: a started thread may not run for longer)."""
+    deadline = time.monotonic() + 10
+    while turns.drawn < tickets:
+        assert time.monotonic() < deadline, "a writer never drew its ticket"
+        time.sleep(0.001)
+
+
+def app_turns(app: Flask) -> Turns:
+    """The Turns the app's SQLite engine hands out (held by its "begin" listener)."""
+    with app.app_context():
+        listeners = list(db.engine.dispatch.begin)
+    return next(
+        arg
+        for listener in listeners
+        for arg in getattr(listener, "args", ())
+        if isinstance(arg, Turns)
+    )
+
+
 def in_order(turns: Turns, holds: float = 0.0) -> list[int]:
     """Start WRITERS writers one after another; the order in which their turns came."""
     first = turns.wait(1)
@@ -32,7 +53,7 @@ def in_order(turns: Turns, holds: float = 0.0) -> list[int]:
 
         threads.append(threading.Thread(target=writer))
         threads[-1].start()
-        time.sleep(0.02)  # each has drawn its ticket before the next comes
+        has_drawn(turns, number + 2)  # the first holder's ticket and this writer's
     turns.end(first)
     for thread in threads:
         thread.join(10)
@@ -108,6 +129,7 @@ def test_a_holder_passes_the_turn_however_it_ends(app: Flask, how: str) -> None:
 
 def test_writers_through_the_app_take_turns_in_order(app: Flask) -> None:
     order: list[int] = []
+    turns = app_turns(app)
     with app.app_context():
         lock_writes()  # the first holds while the others come
 
@@ -118,9 +140,10 @@ def test_writers_through_the_app_take_turns_in_order(app: Flask) -> None:
                 db.session.commit()
 
         threads = [threading.Thread(target=writer, args=(n,)) for n in range(WRITERS)]
-        for thread in threads:
+        first = turns.drawn
+        for number, thread in enumerate(threads, start=1):
             thread.start()
-            time.sleep(0.05)
+            has_drawn(turns, first + number)
         db.session.commit()
     for thread in threads:
         thread.join(10)
