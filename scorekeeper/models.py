@@ -296,6 +296,8 @@ class CardParty(db.Model):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The relatives' read-only link, /w/<id>/<token>; None until the organiser makes one.
+    watch_token: Mapped[str | None] = mapped_column(String(64))
 
 
 class PartyPerson(db.Model):

@@ -40,8 +40,8 @@ PERMISSIONS_POLICY = ", ".join(
     )
 )
 # URLs that carry a capability link's token after the id: a game's, a seat's, a table's, a
-# person's at an evening ("my seat tonight"), a rule set's.
-LINK_PREFIXES = ("/g/", "/s/", "/t/", "/p/", "/house-rules/")
+# person's at an evening ("my seat tonight"), relatives' of an evening, a rule set's.
+LINK_PREFIXES = ("/g/", "/s/", "/t/", "/p/", "/w/", "/house-rules/")
 # A page or answer reached through a capability link is the link's secret: no cache keeps it.
 # The home page too: it lists this browser's links; /house-rules/ its rule sets' links.
 PRIVATE_PREFIXES = (*LINK_PREFIXES, "/api/", "/games/")

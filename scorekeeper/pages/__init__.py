@@ -20,6 +20,7 @@ from . import (
     party_changes,
     party_person,
     party_rating,
+    party_watch,
     pending_hands,
     people,
     printed_sheets,
@@ -50,7 +51,14 @@ for page in (
 ):
     game_door.door.register_blueprint(page)
 seats.door.register_blueprint(seat_hands.bp)
-for page in (people.bp, downloads.table_bp, party.bp, party_changes.bp, party_rating.bp):
+for page in (
+    people.bp,
+    downloads.table_bp,
+    party.bp,
+    party_changes.bp,
+    party_rating.bp,
+    party_watch.bp,
+):
     table_door.door.register_blueprint(page)
 
 
@@ -68,6 +76,7 @@ def init_app(app: Flask) -> None:
         tables.bp,
         restores.bp,
         party_person.bp,  # a person's own link for an evening: its own door
+        party_watch.relatives_bp,  # the relatives' link to an evening: its own door
         game_door.door,
         seats.door,
         table_door.door,
