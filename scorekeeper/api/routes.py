@@ -11,7 +11,17 @@ from ..extensions import csrf
 from ..games.refusals import Conflict
 from ..rules.errors import RuleError
 from ..rules.messages import N_, msg
-from . import games, openapi, rounds, rulesets, seats, table_files, table_people, tables
+from . import (
+    games,
+    openapi,
+    parties,
+    rounds,
+    rulesets,
+    seats,
+    table_files,
+    table_people,
+    tables,
+)
 from .answers import answer_race, answer_stale
 from .base import Problem, answer_http_error, answer_problem, answer_rule_error, documented
 from .fields import PresetKey
@@ -19,7 +29,7 @@ from .fields import PresetKey
 bp = Blueprint("api", __name__, url_prefix="/api")
 # Before any route: a rule's converters are looked up when the rule is added.
 bp.record_once(lambda state: state.app.url_map.converters.setdefault("preset", PresetKey))
-for resource in (games, rounds, seats, rulesets, tables, table_people, table_files):
+for resource in (games, rounds, seats, rulesets, tables, table_people, table_files, parties):
     bp.register_blueprint(resource.bp)
     # JSON only (require_json) stands in for a CSRF token, as for the whole API (create_app);
     # Flask-WTF looks up the request's own blueprint, not the one it is nested in.

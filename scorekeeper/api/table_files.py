@@ -17,6 +17,7 @@ from ..models import HouseRules
 from ..rules.messages import N_, msg
 from ..tables import backup, games, record_csv
 from ..tables.backup.format import Backup
+from ..tables.party_record import played_at
 from .answers import NewLinks
 from .base import (
     GAME,
@@ -66,6 +67,7 @@ class Restored(Answer):
     players_added: Count
     games_added: Count
     house_rules_added: Count
+    evenings_added: Count = Field(description="The card parties the restore added.")
     house_rules: list[SavedRuleSet] = Field(
         description="The house rule sets the restore added, each with its own new token."
     )
@@ -82,7 +84,7 @@ def _csv(body: str) -> Response:
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, as the table's page offers it."""
     table, _access = open_table(table_id, change=False)
-    return _csv(record_csv.table_csv(games.all_games(table)))
+    return _csv(record_csv.table_csv(games.all_games(table), played_at(table)))
 
 
 @bp.get(f"{GAME}/sheet.csv")

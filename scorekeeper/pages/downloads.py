@@ -7,6 +7,7 @@ from werkzeug.wrappers import Response
 
 from ..games.opening import open_for_read
 from ..tables import backup, games, record_csv
+from ..tables.party_record import played_at
 from .game_door import current_access
 from .remembered_rule_sets import saved_here
 from .table_door import TABLES, current_table
@@ -32,7 +33,8 @@ def _csv_download(body: str, filename: str) -> Response:
 @table_bp.get("/games.csv")
 def table_csv(table_id: int) -> Response:
     """Download every game of the table as CSV, one row per game and player."""
-    body = record_csv.table_csv(games.all_games(current_table()))
+    table = current_table()
+    body = record_csv.table_csv(games.all_games(table), played_at(table))
     return _csv_download(body, f"table-{table_id}-games.csv")
 
 

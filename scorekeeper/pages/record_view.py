@@ -10,6 +10,7 @@ from ..i18n import translate
 from ..models import CardTable
 from ..rules.presets import PRESETS
 from ..tables.figures import Filters, read_filters, table_record
+from ..tables.party_record import evening_lines
 from ..tables.rating import table_ratings
 from .table_door import TABLES
 
@@ -20,7 +21,7 @@ def filter_errors(filters: Filters) -> dict[str, list[str]]:
 
 
 def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any]:
-    """The table page's record: each person's figures under the filters."""
+    """The table page's record: each person's figures under the filters, and its evenings."""
     filters = read_filters(args, table)
     return {
         "table": table,
@@ -31,4 +32,5 @@ def record_context(table: CardTable, args: MultiDict[str, str]) -> dict[str, Any
         "presets": PRESETS.values(),
         "status": 422 if filters.errors else 200,
         "ratings": table_ratings(table),
+        "evening_lines": evening_lines(table),
     }

@@ -55,7 +55,10 @@ def _added(done: backup.Imported) -> str:
         games=done.games_added,
         people=done.players_added,
     )
-    return added + " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
+    added += " " + gettext("New house rule sets: %(sets)s.", sets=done.house_rules_added)
+    if done.evenings_added:
+        added += " " + gettext("New card parties: %(count)s.", count=done.evenings_added)
+    return added
 
 
 def _flash_differences(differences: list[Message]) -> None:

@@ -1,14 +1,18 @@
-"""Spreadsheet exports: one game as rounds × players, a table as one row per game and player."""
+"""Spreadsheet exports: one game as rounds × players, a table as one row per game and player.
+
+A table's columns only ever grow at the end, so a reader of the older columns keeps working.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..rules.game_facts import RoundFacts
 from ..rules.game_state import GameState
 from ..rules.scoring import rounds_gone_out
+from .party_record import PlayedAt
 
 TABLE_COLUMNS = (
     "game",
@@ -21,6 +25,9 @@ TABLE_COLUMNS = (
     "rounds_out",
     "buys",
     "winner",
+    "evening",  # the card party the game was one table of (its number); empty for none
+    "evening_round",
+    "evening_table",
 )
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run these as formulas
 
@@ -47,10 +54,13 @@ def game_csv(state: GameState) -> str:
     return _write(rows)
 
 
-def table_csv(states: Iterable[GameState]) -> str:
-    """Every game of a table, one row per game and player, for a spreadsheet's pivot table."""
+def table_csv(states: Iterable[GameState], evenings: Mapping[int, PlayedAt]) -> str:
+    """Every game of a table, one row per game and player, for a spreadsheet's pivot table;
+    `evenings` says which games were a card party's, by game id."""
     rows: list[Sequence[object]] = [TABLE_COLUMNS]
     for state in states:
+        at = evenings.get(state.facts.id)
+        evening = ["", "", ""] if at is None else [at.party_id, at.round, at.table_number]
         totals = state.running[-1] if state.running else (0,) * state.players
         out = rounds_gone_out(state.outcomes, state.players)
         for seat, name in enumerate(state.names):
@@ -67,6 +77,7 @@ def table_csv(states: Iterable[GameState]) -> str:
                     out[seat],
                     buys,
                     "yes" if seat in state.standings.winners else "no",
+                    *evening,
                 ]
             )
     return _write(rows)

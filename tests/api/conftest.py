@@ -13,7 +13,7 @@ from werkzeug.test import TestResponse
 PLAYERS = ["Anna", "Ben", "Carla", "Dev"]
 SAFE = {"GET", "HEAD", "OPTIONS"}
 URL_VALUES: dict[str, Any] = {"number": 1, "role": "view", "key": "may-i", "ruleset_id": 1}
-URL_VALUES |= {"table_id": 1, "player_id": 1}  # a table and its person, where one is made
+URL_VALUES |= {"table_id": 1, "player_id": 1, "party_id": 1}  # a table, its person, its evening
 URL_VALUES["seat"] = 1  # a seat of the game, whose link is replaced
 POINTS = {"1": {"points": 5}, "2": {"points": 5}, "3": {"points": 5}}
 # One valid change per endpoint that changes a game, to a game where Ben has bought a card:

@@ -159,6 +159,13 @@ def test_every_route_answers_and_reads_what_the_document_says(app: Flask, api: A
         ("post", f"{tables}/games", {**seating, "players": ["Anna", "Cleo"]}),
         ("post", f"{tables}/games", {**seating, "ruleset": "house-99"}),
         ("get", f"{tables}/record", None),
+        ("get", f"{tables}/parties", None),
+        ("get", f"{tables}/parties/1", None),  # the table has no evening: 404
+        ("post", f"{tables}/parties", {"ruleset": "may-i", "players": ["Zoe"]}),  # 422: too few
+        ("post", f"{tables}/parties/1/redraw", {"version": 0}),  # 404 likewise
+        ("post", f"{tables}/parties/1/swap", {"version": 0, "first": 1, "second": 2}),
+        ("post", f"{tables}/parties/1/confirm", {"version": 0, "seating": [[1, 2, 3]]}),
+        ("post", f"{tables}/parties/1/end", {"version": "x"}),  # 422
         ("get", f"{tables}/record?ruleset=may-i&since=2026-01-01&until=2999-12-31", None),
         ("get", f"{tables}/record?since=yesterday", None),
         ("get", f"{tables}/people/{anna}", None),

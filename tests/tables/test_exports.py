@@ -57,7 +57,7 @@ def test_a_table_csv_has_a_row_per_game_and_player(client: FlaskClient) -> None:
     table = rows(client.get(f"{url}/games.csv").get_data())
     assert table[0][:3] == ["game", "date", "rule_set"] and len(table) == 1 + 4 + 2
     ben = next(row for row in table[1:] if row[0] == "1" and row[5] == "Ben")
-    assert ben[2:] == ["may-i", "yes", "2", "Ben", "35", "3", "0", "yes"]
+    assert ben[2:] == ["may-i", "yes", "2", "Ben", "35", "3", "0", "yes", "", "", ""]
 
 
 def test_the_printable_sheet_has_the_game_and_no_edit_icons(client: FlaskClient) -> None:

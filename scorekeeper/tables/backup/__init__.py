@@ -15,6 +15,7 @@ from ...models import CardTable, HouseRules, RetiredTableLink
 from ...rules.errors import RuleError
 from ...rules.messages import N_, Message, msg
 from .. import games
+from .evenings import check_parties, parties_facts
 from .facts import differences, games_facts
 from .format import (
     Backup,
@@ -40,13 +41,15 @@ class Imported:
     players_added: int
     games_added: int
     house_rules_added: int = 0
+    evenings_added: int = 0
     new_house_rules: list[HouseRules] = field(default_factory=list)
     differences: list[Message] = field(default_factory=list)  # the table's facts were kept
 
     @property
     def added_nothing(self) -> bool:
         """Whether everything in the file was here already."""
-        return not (self.players_added or self.games_added or self.house_rules_added)
+        added = self.players_added, self.games_added, self.house_rules_added, self.evenings_added
+        return not any(added)
 
 
 def export_backup(table: CardTable, saved_sets: Sequence[HouseRules] = ()) -> Backup:
@@ -83,7 +86,8 @@ def export_backup(table: CardTable, saved_sets: Sequence[HouseRules] = ()) -> Ba
         )
         for s in sorted(saved_sets, key=lambda s: s.id)  # the sets the exporter holds links to
     ]
-    return Backup(table=head, players=players, games=played, house_rules=saved)
+    parties = parties_facts(table, uid_of)
+    return Backup(table=head, players=players, games=played, house_rules=saved, parties=parties)
 
 
 def import_backup(data: bytes, saved_sets: Sequence[HouseRules] = ()) -> Imported:
@@ -96,6 +100,7 @@ def import_backup(data: bytes, saved_sets: Sequence[HouseRules] = ()) -> Importe
     links to: a backup's set that is one of them is not added again.
     """
     backup = read_backup(data)
+    check_parties(backup)
     replay_games(backup)
     new_sets = _new_house_rules(backup.house_rules, saved_sets)
     rows = [game_rows(game) for game in backup.games]
@@ -107,7 +112,8 @@ def import_backup(data: bytes, saved_sets: Sequence[HouseRules] = ()) -> Importe
     table = db.session.get_one(CardTable, stored.table_id)
     found = [] if stored.table_added else differences(backup, table, stored.present)
     sets = len(new_sets)
-    return Imported(table, stored.players_added, stored.games_added, sets, new_sets, found)
+    added = stored.players_added, stored.games_added
+    return Imported(table, *added, sets, stored.evenings_added, new_sets, found)
 
 
 def _new_house_rules(

@@ -3,9 +3,11 @@ it), and a file read against it: refused with the reason and the place; nothing 
 
 Every stored fact of the table is in it: its links and the links it replaced, its people and
 merges, each game with its frozen rule set, seats, rounds, hands, buys, history, replaced
-links and its seats' links (replaced ones too), and the saved house rule sets its start form
-offers. Database ids are not: people are named by `uid`, games by their edit link, house
-rule sets by name and rules, so the same file imported twice adds nothing.
+links and its seats' links (replaced ones too), its card parties (each evening's settings,
+people and their links, rounds and its own changes), and the saved house rule sets its start
+form offers. Database ids are not: people are named by `uid`, games by their edit link,
+evenings by their people's links, house rule sets by name and rules, so the same file imported
+twice adds nothing.
 """
 
 from __future__ import annotations
@@ -164,6 +166,50 @@ class BackupHouseRules(Part):
     updated_at: Timestamp
 
 
+class BackupPartyPerson(Part):
+    """Someone at an evening, with their own "my seat tonight" link."""
+
+    uid: str = Uid
+    token: str = Token
+
+
+class BackupPartyGame(Part):
+    """One table's game in one round of the evening, by the game's edit link."""
+
+    round: int = Field(ge=1, le=10_000)
+    table_number: int = Field(ge=1, le=8)
+    game: str = Field(min_length=16, max_length=64, pattern=TOKEN)
+
+
+class BackupPartyChange(Part):
+    """One of the evening's own changes; the people it names are uids (checked with the
+    evening, in backup.evenings)."""
+
+    kind: Literal["start", "redraw", "swap", "confirm", "end"]
+    after: dict[str, Any] | None = None
+    version: int = Count
+    created_at: Timestamp
+
+
+class BackupParty(Part):
+    """A card party: what the organiser chose, who came, and which game each table played."""
+
+    rules: dict[str, Any]
+    tables: int | None = Field(default=None, ge=1, le=8)
+    rotation: Literal["progressive", "by_standings", "mix"]
+    rotate_every: int = Field(ge=1, le=10)
+    seed: int = Field(ge=0, le=2**31 - 1)
+    seating: list[list[str]] | None = Field(default=None, max_length=8)  # uids by table
+    state: Literal["drawing", "playing", "ended"]
+    version: int = Count
+    started_at: Timestamp
+    updated_at: Timestamp
+    ended_at: Timestamp | None = None
+    people: list[BackupPartyPerson] = Field(min_length=1, max_length=64)
+    games: list[BackupPartyGame] = Field(max_length=10_000)
+    changes: list[BackupPartyChange] = Field(max_length=10_000)
+
+
 class BackupTable(Part):
     """The table itself and its links."""
 
@@ -185,6 +231,8 @@ class Backup(Part):
     games: list[BackupGame]
     # Saved sets are the installation's, offered at every table; older files have none.
     house_rules: list[BackupHouseRules] = []
+    # Older files have none: they were written before card parties.
+    parties: list[BackupParty] = []
 
 
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800 to \udfff, as JSON writes them

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Select, Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 
 from ...database import lock_writes
 from ...extensions import db
@@ -39,11 +39,12 @@ from ...models import (
     TablePlayer,
 )
 from ...rules.messages import N_, msg
+from .evenings import insert_parties
 from .format import Backup, BackupGame, BackupRefused, check_one_person_a_seat, refused_at
 from .replay import Replayed
+from .rows import found_in, insert_rows
 
 Row = dict[str, Any]
-CHUNK = 1000  # values per IN (…): well inside every database's limit on parameters
 
 
 @dataclass(frozen=True)
@@ -178,26 +179,10 @@ def write_ready(model: Any, rows: list[Row]) -> None:
     connection.exec_driver_sql(statement.string, values)
 
 
-def insert_rows(model: Any, rows: list[Row]) -> None:
-    """Insert a few rows of a model through its columns' own conversions."""
-    if rows:
-        db.session.connection().execute(insert(model), rows)
-
-
 def _game_ids(table_id: int, tokens: Sequence[str]) -> dict[str, int]:
     """The ids of the table's games with these edit links."""
     query = select(Game.edit_token, Game.id).where(Game.table_id == table_id)
     return found_in(query, Game.edit_token, tokens)
-
-
-def found_in(query: Select[Any], column: Any, values: Sequence[Any]) -> dict[Any, Any]:
-    """The query's rows whose `column` is one of the values, as a map of their first column to
-    their second; a thousand values to each IN (…)."""
-    found: dict[Any, Any] = {}
-    for start in range(0, len(values), CHUNK):
-        chunk = query.where(column.in_(values[start : start + CHUNK]))
-        found |= dict(db.session.execute(chunk).tuples().all())
-    return found
 
 
 RESTORES = 0x5C0BE  # the PostgreSQL advisory lock restores take turns on
@@ -212,6 +197,7 @@ class Stored:
     games_added: int
     table_added: bool
     present: frozenset[str]  # the file's games the table had already, by edit link
+    evenings_added: int = 0
 
 
 def store(backup: Backup, rows: Sequence[GameRows], new_sets: Sequence[HouseRules]) -> Stored:
@@ -234,10 +220,11 @@ def store(backup: Backup, rows: Sequence[GameRows], new_sets: Sequence[HouseRule
     _check_seats(backup, here, table_id)
     new_games = [game for game in rows if game.token not in here]
     insert_games(new_games, table_id, people)
+    evenings = insert_parties(backup, table_id, people)
     db.session.add_all(new_sets)
     db.session.commit()
     present = frozenset(token for token, owner in here.items() if owner == table_id)
-    return Stored(table_id, people_added, len(new_games), added, present)
+    return Stored(table_id, people_added, len(new_games), added, present, evenings)
 
 
 def _table(backup: Backup) -> tuple[int, bool]:
