@@ -24,14 +24,24 @@ from werkzeug.test import TestResponse
 from scorekeeper import house_rules
 from scorekeeper.extensions import db
 from scorekeeper.games import actions, seat_links
-from scorekeeper.models import CardTable, Game, SeatHand, SeatLink, TablePlayer
+from scorekeeper.models import (
+    CardParty,
+    CardTable,
+    Game,
+    PartyPerson,
+    SeatHand,
+    SeatLink,
+    TablePlayer,
+)
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.rules.ruleset_json import ruleset_to_dict
 from scorekeeper.tables import table_links
+from scorekeeper.tables.party_watch import replace_watch_link
 from tests.api.conftest import api_routes, bearer, rule_url
 from tests.figures import FIGURES
 from tests.tables.backups import backup_of, encoded, stored_facts, upload
 from tests.tables.helpers import open_table, start_at
+from tests.tables.party_helpers import start_party
 from tests.web.test_house_rules import form_of
 
 # What is stored before and after every refusal, and writers taking turns: both databases.
@@ -64,6 +74,7 @@ FORMS = {
     "table.people.rename": {"name": "Annabel"},
     "table.people.merge": {"merged": "{anne}", "into": "{anna}"},
 }
+EVENING = ["Olaf", "Petra", "Quentin", "Ruth"]  # a card party's people, at a table of its own
 REFUSED_KINDS = {
     "wrong": 404,
     "another table's edit": 404,
@@ -186,6 +197,62 @@ def test_every_table_route_refuses_every_wrong_kind_of_link_and_changes_nothing(
     assert by_edit.status_code in opened, by_edit.get_data(as_text=True)[:500]
     statuses[by_edit.status_code] += 1
     FIGURES.update({f"access matrix:table routes {code}": n for code, n in statuses.items()})
+
+
+def _door_urls(app: Flask, world: World, token: str) -> list[tuple[str, str]]:
+    """Every route under the table's door (/t/<id>/<token>), GET and POST, filled in: the
+    fixed list above and whatever nests under the door later (the card party's pages)."""
+    fill = {"<int:table_id>": str(world.table), "<token>": token, "<role>": "view"}
+    fill |= {"<int:player_id>": str(world.anna), "<int:party_id>": "1"}
+    urls = []
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/t/"):
+            url = rule.rule
+            for placeholder, value in fill.items():
+                url = url.replace(placeholder, value)
+            urls += [(method, url) for method in sorted((rule.methods or set()) & {"GET", "POST"})]
+    return urls
+
+
+def test_every_route_under_the_table_door_refuses_every_wrong_kind_of_link(
+    app: Flask, client: FlaskClient, world: World
+) -> None:
+    before = stored_facts(app)
+    asked = 0
+    for kind, status in REFUSED_KINDS.items():
+        for method, url in _door_urls(app, world, world.tokens[kind]):
+            response = client.open(url, method=method, data={"name": "Annabel"})
+            assert response.status_code == status, (kind, method, url)
+            assert _shows_nothing_of_the_table(response), (kind, url)
+            asked += 1
+    for method, url in _door_urls(app, world, world.view):
+        if method == "POST":  # the view link changes nothing
+            assert client.post(url, data={"name": "Annabel"}).status_code == 403, url
+            asked += 1
+    assert stored_facts(app) == before
+    FIGURES["access matrix:table door requests"] += asked
+
+
+@pytest.mark.parametrize("prefix", ["/p", "/w"])
+def test_a_wrong_evening_link_opens_nothing(
+    app: Flask, client: FlaskClient, world: World, prefix: str
+) -> None:
+    start_party(client, EVENING)
+    with app.app_context():
+        party = db.session.get_one(CardParty, 1)
+        table = db.session.get_one(CardTable, party.table_id)
+        person = db.session.scalars(select(PartyPerson.token)).first()
+        right = {"/p": person, "/w": replace_watch_link(table, party)}[prefix]
+        db.session.commit()
+    assert client.get(f"{prefix}/1/{right}").status_code == 200  # the link itself opens
+    rules = [rule.rule for rule in app.url_map.iter_rules() if rule.rule.startswith(f"{prefix}/")]
+    for kind in ("wrong", "another table's edit", "replaced edit"):
+        for rule in rules:
+            url = rule.replace("<int:party_id>", "1").replace("<token>", world.tokens[kind])
+            response = client.get(url)
+            assert response.status_code == 404, (kind, url)
+            page = CSRF_TOKENS.sub("", response.get_data(as_text=True))
+            assert not any(name in page for name in EVENING), (kind, url)
 
 
 @pytest.mark.parametrize(
@@ -357,7 +424,7 @@ def test_a_seat_link_opens_no_game_page_and_changes_nothing(
         for method, url in _game_page_urls(app, seated.game, token):
             response = client.open(url, method=method, data={"seat": "0", "points_0": "5"})
             assert response.status_code == 404, (method, url)
-            assert "Anna" not in response.get_data(as_text=True)
+            assert "Anna" not in CSRF_TOKENS.sub("", response.get_data(as_text=True))
             asked += 1
     assert stored_facts(app) == before and _seat_facts(app) == facts
     FIGURES["access matrix:seat links on game pages"] += asked
@@ -376,7 +443,7 @@ def test_a_seat_link_opens_no_game_route_of_the_api_and_changes_nothing(
             headers = {"Authorization": f"Bearer {token}"}
             response = client.open(url, method=method.upper(), json={}, headers=headers)
             assert response.status_code == 401, (method, url, response.status_code)
-            assert "Anna" not in response.get_data(as_text=True)
+            assert "Anna" not in CSRF_TOKENS.sub("", response.get_data(as_text=True))
             asked += 1
     assert stored_facts(app) == before and _seat_facts(app) == facts
     FIGURES["access matrix:seat links on the API's game routes"] += asked
