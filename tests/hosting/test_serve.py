@@ -32,6 +32,17 @@ class Served:
     process: subprocess.Popen[str]
     stderr: str = ""
 
+    def wait_to_log(self, text: str, seconds: float = 30) -> None:
+        """Read stderr until `text` is in it: a server logs a request after answering it, so a
+        stop right after the answer could cut the line (seen under waitress at load 13)."""
+        assert self.process.stderr is not None
+        os.set_blocking(self.process.stderr.fileno(), False)
+        deadline = time.monotonic() + seconds
+        while text not in self.stderr and time.monotonic() < deadline:
+            self.stderr += self.process.stderr.read() or ""
+            time.sleep(0.05)
+        os.set_blocking(self.process.stderr.fileno(), True)
+
 
 @contextmanager
 def serving(tmp_path: Path, *options: str, **settings: str) -> Iterator[Served]:
@@ -48,7 +59,7 @@ def serving(tmp_path: Path, *options: str, **settings: str) -> Iterator[Served]:
         yield served
     finally:
         process.terminate()
-        served.stderr = process.communicate(timeout=30)[1]
+        served.stderr += process.communicate(timeout=30)[1]
 
 
 def children(pid: int) -> list[int]:
@@ -120,6 +131,7 @@ def test_waitress_serves_with_the_same_options(tmp_path: Path) -> None:
     with serving(tmp_path, "--threads", "4", SCOREKEEPER_SERVER="waitress") as served:
         assert status(f"http://127.0.0.1:{served.port}/games/new") == 200
         assert children(served.process.pid) == []
+        served.wait_to_log("GET /games/new 200 ")
     logged = served.stderr
     assert "waitress: Serving on" in logged and "GET /games/new 200 " in logged
 
