@@ -199,19 +199,25 @@ def test_every_table_route_refuses_every_wrong_kind_of_link_and_changes_nothing(
     FIGURES.update({f"access matrix:table routes {code}": n for code, n in statuses.items()})
 
 
-def _door_urls(app: Flask, world: World, token: str) -> list[tuple[str, str]]:
-    """Every route under the table's door (/t/<id>/<token>), GET and POST, filled in: the
-    fixed list above and whatever nests under the door later (the card party's pages)."""
-    fill = {"<int:table_id>": str(world.table), "<token>": token, "<role>": "view"}
-    fill |= {"<int:player_id>": str(world.anna), "<int:party_id>": "1"}
+def _routes_under(app: Flask, door: str, fill: dict[str, str]) -> list[tuple[str, str]]:
+    """Every route under a door ("/t/", "/g/"), GET and POST, its placeholders filled in: the
+    fixed lists above and whatever nests under the door later (the card party's pages)."""
     urls = []
     for rule in app.url_map.iter_rules():
-        if rule.rule.startswith("/t/"):
+        if rule.rule.startswith(door):
             url = rule.rule
             for placeholder, value in fill.items():
                 url = url.replace(placeholder, value)
             urls += [(method, url) for method in sorted((rule.methods or set()) & {"GET", "POST"})]
     return urls
+
+
+def _door_urls(app: Flask, world: World, token: str) -> list[tuple[str, str]]:
+    """Every route under the table's door, filled in for the world's table and Anna."""
+    fill = {"<int:table_id>": str(world.table), "<token>": token, "<role>": "view"}
+    return _routes_under(
+        app, "/t/", fill | {"<int:player_id>": str(world.anna), "<int:party_id>": "1"}
+    )
 
 
 def test_every_route_under_the_table_door_refuses_every_wrong_kind_of_link(
@@ -404,15 +410,8 @@ def _seat_facts(app: Flask) -> list[tuple[object, ...]]:
 
 def _game_page_urls(app: Flask, game_id: int, token: str) -> list[tuple[str, str]]:
     """Every page route under /g/<id>/<token>, GET and POST, filled in for this game."""
-    urls = []
-    for rule in app.url_map.iter_rules():
-        if not rule.rule.startswith("/g/"):
-            continue
-        url = rule.rule.replace("<int:game_id>", str(game_id)).replace("<token>", token)
-        for placeholder, value in GAME_PAGE_FILL.items():
-            url = url.replace(placeholder, value)
-        urls += [(method, url) for method in sorted((rule.methods or set()) & {"GET", "POST"})]
-    return urls
+    fill = {"<int:game_id>": str(game_id), "<token>": token}
+    return _routes_under(app, "/g/", fill | GAME_PAGE_FILL)
 
 
 def test_a_seat_link_opens_no_game_page_and_changes_nothing(
