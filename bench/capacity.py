@@ -6,18 +6,22 @@ bench/cost_table.py's saved figures (`--save`; instructions, statements, transac
 requests a table-minute), it puts:
 
 - the server processes' cores: a table-minute's CPU seconds × tables ÷ 60, where a
-  table-minute's CPU is its instructions ÷ this machine's instructions a CPU second, plus a
-  served request's CPU beyond its instructions (gunicorn's parsing, the sockets, the kernel's
-  share, the caches other processes leave cold) for each of its requests;
+  table-minute's CPU is its instructions ÷ this machine's instructions a CPU second × the
+  spread (what sending a table's requests to several processes, each with its own kept
+  states and regions, multiplies the app's work by), plus a served request's CPU beyond its
+  instructions (gunicorn's parsing, the sockets, the kernel's share, the caches other
+  processes leave cold) for each of its requests;
 - PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, as today
   (every poll reads the game's version and links: one autocommit statement) and with a version
   map shared by every process (not built: polls would then never reach the database);
 - the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
   is needed in front of PostgreSQL.
 
-The two rates, measured: the instructions a second, from the SQLite table-minute played
-natively (one hash seed, as under callgrind; the median CPU time of --minutes,
-time.process_time) against the instructions callgrind counted for the same steps; the serving,
+The three, measured: the instructions a second, from the SQLite table-minute played natively
+by one app (one hash seed, as under callgrind; the median CPU time of --minutes,
+time.process_time) against the instructions callgrind counted for the same steps; the spread,
+the same minute played in turn with its requests sent to one of N apps at random (N: the
+run's processes, and MANY for a hosted instance); the serving,
 from bench/proxy_tables.py's saved `--tables` run (`--run`), in which the bare Flask +
 Flask-SQLAlchemy app played its own table-minute (the cost table's bare column: the same 124
 requests, a static page for an unchanged poll, its 56-cell page after a change, a row for a
@@ -26,8 +30,9 @@ instructions' (the cost table's bare table-minute ÷ 124, at the native rate). T
 serving costs under the run's own conditions (gunicorn and nginx, the sockets, 800 phones at
 once, the caches other processes leave cold) and none of our app's work. Our table-minute in
 the same run is set beside the model's CPU for the requests it served (measured ÷ model), and
-its nginx CPU scaled to the tables. On another machine, the same two measurements give its
-model: its instructions a CPU second, and the bare stack's table-minute served by its recipe.
+its nginx CPU scaled to the tables. On another machine, the same measurements give its model:
+its instructions a CPU second, its spread, and the bare stack's table-minute served by its
+recipe.
 
 Run: .venv/bin/python bench/capacity.py --costs sqlite.json [--costs postgresql.json]
 [--run tables.json …] [--tables 10000]
@@ -87,16 +92,16 @@ def child(minutes: int, processes: int) -> None:
     with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as folder:
         url = f"sqlite:///{Path(folder) / 'capacity.db'}"
         apps = [app_on(ROOT, url)[0] for _ in range(processes)]
-        pick, send, serving = random.Random(0), TestClientHTTP.send, [apps[0]]
+        pick, send, routes = random.Random(0), TestClientHTTP.send, [apps[0]]
 
         def routed(client: Any, *args: Any, **kwargs: Any) -> Any:
-            client.test.application = pick.choice(serving)
+            client.test.application = pick.choice(routes)
             return send(client, *args, **kwargs)
 
         TestClientHTTP.send = routed  # type: ignore[method-assign]
         one, many = (our_steps(apps[0])[MINUTE] for _ in range(2))
         for app in apps:
-            serving[:] = [app]
+            routes[:] = [app]
             many(0, lambda work: work())
         one(0, lambda work: work())
         spent: dict[bool, list[float]] = {False: [], True: []}
@@ -111,9 +116,9 @@ def child(minutes: int, processes: int) -> None:
             return count
 
         for i in range(1, minutes + 1):
-            serving[:] = apps[:1]
+            routes[:] = apps[:1]
             one(i, counted(False))
-            serving[:] = apps
+            routes[:] = apps
             many(i, counted(True))
     print(statistics.median(spent[False]), statistics.median(spent[True]))
 
