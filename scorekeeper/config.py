@@ -244,7 +244,7 @@ def _postgresql_options(config: Config, threads: int) -> None:
             "connect_timeout": CONNECT_TIMEOUT,
             **options.get("connect_args", {}),
         }
-    if threads:
+    if threads and "poolclass" not in options:  # one of the operator's may take no size
         options.setdefault("pool_size", threads)
     config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
+from sqlalchemy.pool import NullPool
 
 from scorekeeper import config, create_app
 from scorekeeper.config import PREFIX, SETTINGS
@@ -108,6 +109,16 @@ def test_a_served_process_keeps_a_postgresql_connection_for_each_thread(
     clean_environment.setenv("SCOREKEEPER_DATABASE_URL", url)
     options = create_app(PLAIN, threads=threads).config["SQLALCHEMY_ENGINE_OPTIONS"]
     assert options.get("pool_size") == kept
+
+
+def test_an_operators_own_pool_class_is_left_unsized(
+    clean_environment: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    clean_environment.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://u@db.example/scores")
+    own = {"SQLALCHEMY_ENGINE_OPTIONS": {"poolclass": NullPool}}  # as behind PgBouncer
+    options = create_app({**PLAIN, **own}, threads=8).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert "pool_size" not in options  # NullPool takes none: the engine would refuse to start
 
 
 def test_serve_sizes_each_processs_pool_for_its_threads(
