@@ -15,16 +15,17 @@ machine's load, which other work on it moves, falls on both alike.
 
 Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 3200]
 
-`--tables 200` instead plays that many live tables of ours (`--phones 4`, the cost table's
-table-minute: 4 phones polling every 2 s, one of them changing something every 15 s) in two
-phases, each after 10 s of warm-up: for `--poll-seconds` the writers poll where they would
-change (the same requests a second, every one an unchanged poll: bench/capacity.py's serving),
-then for `--seconds` the table-minute itself. Each phase's cost: CPU seconds read from /proc
-(bench/process_cpu.py) of the `scorekeeper serve` processes and their workers, nginx and the
-client; PostgreSQL's own count of transactions and sessions opened (pg_stat_database); and the
-connections nginx opened to the processes and closed (their sockets in TIME_WAIT). PostgreSQL's
-CPU is not read (a backend that exits takes its CPU out of /proc). `--save FILE` keeps the
-figures for bench/capacity.py, with the machine's load at the start and the end.
+`--tables 200` instead plays that many live tables of ours once (`--phones 4`, the cost
+table's table-minute: 4 phones polling every 2 s, one of them changing something every 15 s)
+for `--seconds` after 10 s of warm-up; then as many of the bare stack's (its table-minute, the
+cost table's bare column: a static page for an unchanged poll, its 56-cell page after a
+change, a row for a change) behind the same recipe, after 5 s: bench/capacity.py's serving.
+Each part's cost: CPU seconds read from /proc (bench/process_cpu.py) of the server processes
+and their workers, nginx and the client; PostgreSQL's own count of transactions and sessions
+opened (pg_stat_database); the connections nginx opened to the processes and closed (their
+sockets in TIME_WAIT); the load as it is measured. PostgreSQL's CPU is not read (a backend
+that exits takes its CPU out of /proc). `--save FILE` keeps the figures ("bare …" the bare
+stack's) for bench/capacity.py, with the load at the start and the end.
 Everything listens on 127.0.0.1.
 """
 
@@ -231,7 +232,8 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
             proxy = urlsplit(stack.enter_context(nginx(ports, folder / "bare", "/static-page")))
             servers = Spent(lambda: pids_where(with_environment(BARE_RUN, prefix)))
             played = Played(args, admin, name_of(urls["bare"]), ports, folder / "bare", servers)
-            bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0)
+            # 5 s of warm-up, as the search's: it keeps no states to warm, and the run 3 minutes
+            bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0, 5)
     found.update({f"bare {name}": value for name, value in bare.items()})
     found["workers"] = 2 * cores()  # the processes serving: `serve`'s workers, two by two
     return found
@@ -264,9 +266,9 @@ class Played:
         return int(row[0]), int(row[1])
 
     def __call__(
-        self, kind: Scorekeeper | Baseline, pages: list[str], proxy: int
+        self, kind: Scorekeeper | Baseline, pages: list[str], proxy: int, warm: float = 10
     ) -> dict[str, float]:
-        """One table a page, for 10 s of warm-up and args.seconds measured."""
+        """One table a page, for `warm` seconds of warm-up and args.seconds measured."""
         folder = str(self.nginx_folder)
         spent = {
             "servers": self.servers,
@@ -288,7 +290,7 @@ class Played:
                 marks["upstream closes"] = closed_to(self.ports, marks["wall"])
 
         args = self.args
-        samples = asyncio.run(run(kind, pages, proxy, 10, args.seconds, args.phones, measuring))
+        samples = asyncio.run(run(kind, pages, proxy, warm, args.seconds, args.phones, measuring))
         found = {f"{name} cpu": each.seconds for name, each in spent.items()}
         found.update(tables=args.tables, phones=args.phones, seconds=marks["wall"])
         found.update(requests=len(samples.seconds), errors=samples.errors, p99_ms=samples.p99_ms())
