@@ -171,12 +171,14 @@ def spread_of(run: dict[str, Any], spread: dict[int, float]) -> float:
 
 
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
-    """Print the model for each database, and each run against it."""
+    """Print the model for each database, and each run (each layout it played) against it."""
     found = {c["database"]: c for c in costs}
     instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
     measured = {
         processes: minute_cpu_seconds(args.minutes, processes)
-        for processes in sorted({MANY, *(r["workers"] for r in runs if not r.get("affinity"))})
+        for processes in sorted(
+            {MANY, *(r["workers"] for run in runs for r in layouts(run) if not r.get("affinity"))}
+        )
     }
     cpu = measured[MANY][0]
     per_second = instructions / cpu
@@ -235,8 +237,11 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
     ratios = [
-        compare(run, found["postgresql"], per_second, each, spread_of(run, spread), m, args.tables)
+        compare(
+            layout, found["postgresql"], per_second, each, spread_of(layout, spread), m, args.tables
+        )
         for run, each in zip(runs, servings, strict=True)
+        for layout in layouts(run)
     ]
     if ratios:
         shown = ", ".join(f"{ratio:.2f}" for ratio in ratios)
@@ -324,8 +329,7 @@ def main() -> None:
     if not any(c["database"] == "sqlite" and c["ours"][MINUTE]["instructions"] for c in costs):
         print("capacity model skipped: no SQLite cost table with instructions (--costs)")
         return
-    saved = [json.loads(path.read_text()) for path in args.run if path.exists()]
-    runs = [each for run in saved for each in layouts(run)]
+    runs = [json.loads(path.read_text()) for path in args.run if path.exists()]
     report(costs, runs, args)
 
 

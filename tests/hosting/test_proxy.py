@@ -75,6 +75,7 @@ def proxy(
         "SCOREKEEPER_RATELIMIT_STORAGE_URI": redis_url,
         "SCOREKEEPER_RATELIMIT_KEY_PREFIX": f"proxy-test-{uuid.uuid4().hex}",
         "SCOREKEEPER_RATELIMIT_LINK_MISSES": "5 per minute",
+        "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100 per minute",  # games until one on each process
         "SCOREKEEPER_WORKERS": "1",  # a process each: "the other process" is the other port
         "SCOREKEEPER_DATA_DIR": str(tmp_path),
     }
@@ -158,12 +159,26 @@ def test_a_round_is_played_from_two_phones_through_nginx(proxy: Proxy) -> None:
     assert "Marie-Claire" in sheet and ">40<" in sheet
 
 
+def game_on_each(phone: Phone, base: str, upstreams: list[str]) -> dict[str, dict[str, Any]]:
+    """New games until each process keeps one; the first game each keeps, by its address."""
+    kept: dict[str, dict[str, Any]] = {}
+    new = {"ruleset": "may-i", "players": PLAYERS}
+    for _ in range(40):
+        game = phone.post(f"{base}/api/v1/games", json=new).json()
+        (upstream,) = where_served(phone, base, game)  # one process for every request
+        kept.setdefault(upstream, game)
+        if len(kept) == len(upstreams):
+            return kept
+    raise AssertionError(f"40 games, all kept by {set(kept)}")
+
+
 def test_link_misses_count_once_for_both_processes_and_the_client_the_proxy_saw(
     proxy: Proxy,
 ) -> None:
     guesser = Phone()
-    # A rule set's links are not kept on one process: the guesses reach both.
-    guesses = [guesser.get(f"{proxy.base}/house-rules/1/guess{i}/sheet") for i in range(5)]
+    # The proxy keeps a game on one process: guesses at a game on each reach both.
+    ids = [game["id"] for game in game_on_each(guesser, proxy.base, proxy.upstreams).values()]
+    guesses = [guesser.get(f"{proxy.base}/g/{ids[i % 2]}/guess{i}") for i in range(5)]
     assert [g.status_code for g in guesses] == [404] * 5
     assert {g.headers["X-Upstream"] for g in guesses} == set(proxy.upstreams)
     # A forged X-Forwarded-For changes nothing: nginx sets the header, it never appends.
@@ -232,27 +247,20 @@ def test_each_game_reaches_one_process_and_moves_when_it_stops(proxy: Proxy) -> 
     with ExitStack() as stack, ExitStack() as stopping:
         log = proxy.logs / "app-2.log"
         third = stopping.enter_context(scorekeeper(proxy.settings, log=log))
+        upstreams = [*proxy.upstreams, f"127.0.0.1:{third}"]
         base = stack.enter_context(proxy.front([*proxy.ports, third], proxy.logs / "three"))
-        stopped = f"127.0.0.1:{third}"
-        served: dict[str, list[dict[str, Any]]] = {}
-        new = {"ruleset": "may-i", "players": PLAYERS}
-        while len(served.get(stopped, [])) < 2 or len(served) < 2:  # games on two processes
-            game = phone.post(f"{base}/api/v1/games", json=new).json()
-            (upstream,) = where_served(phone, base, game)  # one process for every request
-            served.setdefault(upstream, []).append(game)
-            assert sum(map(len, served.values())) < 40
+        kept = game_on_each(phone, base, upstreams)  # each game's requests on one process
         stopping.close()  # the third process stops; nginx and Caddy find it down
-        moved = served[stopped]
-        kept = [game for upstream, games in served.items() if upstream != stopped for game in games]
+        moved = kept.pop(upstreams[-1])
         deadline = time.monotonic() + 15  # Caddy's health check (10 s) finds it down
-        landed: list[set[str]] = []
+        landed: set[str] = set()
         while not landed and time.monotonic() < deadline:
             try:
-                landed = [where_served(phone, base, game) for game in moved]
+                landed = where_served(phone, base, moved)
             except AssertionError:
                 time.sleep(0.5)
-        assert landed and all(len(each) == 1 and stopped not in each for each in landed)
+        assert len(landed) == 1 and landed < set(proxy.upstreams)
         # Consistent hashing: the games of the processes still up stay where they were.
-        assert {g["id"]: where_served(phone, base, g) for g in kept} == {
-            g["id"]: {u} for u, games in served.items() if u != stopped for g in games
+        assert {u: where_served(phone, base, game) for u, game in kept.items()} == {
+            u: {u} for u in kept
         }
