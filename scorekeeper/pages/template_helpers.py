@@ -22,7 +22,7 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
-from .kept_regions import live_region, new_action_id, region_csrf_token
+from .kept_regions import live_region, new_action_id, page_part, region_csrf_token
 from .next_game import next_game_url
 from .table_door import TABLES
 
@@ -119,6 +119,7 @@ def init_app(app: Flask) -> None:
         new_action_id=new_action_id,
         region_csrf_token=region_csrf_token,
         live_region=live_region,
+        page_part=page_part,
         can_edit=can_edit,
         hand_text=hand_text,
         qr_svg=qr_svg,
