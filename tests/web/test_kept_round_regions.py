@@ -209,3 +209,20 @@ def test_a_kept_page_is_its_script_roots(app: Flask, table: Table, root: str) ->
     assert strip_tokens(pages[1]) == strip_tokens(pages[2])
     forms = re.findall(r'(?:action|hx-get|hx-post|href)="([^"]*/g/1/[^"]*)"', pages[2])
     assert len(forms) >= 10 and all(url.startswith(f"{root}/g/1/") for url in forms), forms
+
+
+def test_the_frames_switches_are_kept_per_language_theme_and_root(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    for language, theme, root in [("fr", "dark", ""), ("en", "light", "/scores")] * 2:
+        phone = app.test_client()
+        phone.set_cookie("lang", language)
+        phone.set_cookie("theme", theme)
+        base = f"http://localhost{root}/"
+        page = phone.get(f"{table.url}/sheet?before=1", base_url=base).get_data(as_text=True)
+        tools = page.split('<div class="topbar-tools">')[1].split("</div>")[0]
+        current = re.findall(r'name="(language|theme)" value="(\w+)"[^>]*aria-current', tools)
+        assert current == [("language", language), ("theme", theme)]
+        assert f'action="{root}/language"' in tools
+        assert tools.count(f'name="next" value="{table.url}/sheet?before=1"') == 2
+        header_token = page.split('"X-CSRFToken": "')[1].split('"')[0]
+        assert set(CSRF_FIELD.findall(tools)) == {header_token}
