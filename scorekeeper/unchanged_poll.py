@@ -28,12 +28,14 @@ from flask import Flask
 from sqlalchemy import Engine, and_, bindparam, select
 from sqlalchemy.exc import DBAPIError
 
+from . import version_map
 from .extensions import db
 from .games.seat_links import matching_seat
 from .link_tokens import role_of
 from .models import LARGEST_INTEGER, Game, SeatLink
 from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
+from .version_map import VersionMap
 
 POLL_PATH = re.compile(r"/([gs])/(\d+)/([^/]+)/version")
 LINKS_AND_VERSION = select(Game.version, Game.edit_token, Game.view_token).where(
@@ -70,6 +72,7 @@ class UnchangedPoll:
         self.app = app
         self.inner = inner
         self.reader: LinksReader | None = None
+        self.shared: VersionMap | None = app.extensions.get(version_map.KEY)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and self._unchanged(environ):
@@ -88,13 +91,27 @@ class UnchangedPoll:
         misses = self.app.extensions.get(LINK_MISSES)
         if misses is not None and not misses.allows(environ.get("REMOTE_ADDR") or "127.0.0.1"):
             return False  # Flask answers 429
-        game_id, token = int(match[2]), match[3]
-        if match[1] == "s":
+        game_id, token, kind = int(match[2]), match[3], match[1]
+        fence = None
+        if self.shared is not None:
+            said, fence = self.shared.look(game_id, kind, token, int(seen))
+            if said is not None:
+                return said
+        if kind == version_map.SEAT:
             rows = self.links_reader().seat_links(game_id)
-            live = [(0, row[1]) for row in rows or () if row[1] is not None]
-            return bool(rows) and rows[0][0] == int(seen) and matching_seat(token, live) is not None
-        row = self.links_reader().read(game_id)
-        return row is not None and row.version == int(seen) and role_of(row, token) is not None
+            if not rows:
+                return False
+            version, tokens = rows[0][0], [row[1] for row in rows if row[1] is not None]
+            opens = matching_seat(token, [(0, live) for live in tokens]) is not None
+        else:
+            row = self.links_reader().read(game_id)
+            if row is None:
+                return False
+            version, tokens = row.version, [row.edit_token, row.view_token]
+            opens = role_of(row, token) is not None
+        if fence is not None and self.shared is not None:  # what the map missed, for the next
+            self.shared.fill(game_id, fence, version, kind, version_map.digest(tokens))
+        return version == int(seen) and opens
 
     def links_reader(self) -> LinksReader:
         """The reader on the app's engine, made once (Flask-SQLAlchemy hands it out in an app
