@@ -9,9 +9,10 @@ requests a table-minute), it puts:
   table-minute's CPU is its instructions ÷ this machine's instructions a CPU second, plus a
   served request's CPU beyond its instructions (gunicorn's parsing, the sockets, the kernel's
   share) for each of its requests;
-- PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, as today
-  (every poll reads the game's version and links: one autocommit statement) and with a version
-  map shared by every process (not built: polls would then never reach the database);
+- PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, without the
+  version map (every poll reads the game's version and links: one autocommit statement) and
+  with it (SCOREKEEPER_VERSION_MAP_URL: polls never reach the database), measured by a cost
+  table run with `--version-map` (else the polls' reads taken off, marked "not measured");
 - the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
   is needed in front of PostgreSQL.
 
@@ -120,11 +121,19 @@ def served_poll_seconds(admin_url: str, polls: int) -> float:
 
 
 def model(
-    costs: dict[str, Any], per_second: float, serving: float, tables: int
+    costs: dict[str, Any],
+    per_second: float,
+    serving: float,
+    tables: int,
+    mapped: dict[str, Any] | None = None,
 ) -> dict[str, float]:
     """What `tables` live tables need on this database, by the cost table's figures and a
-    served request's CPU beyond its instructions (`serving`, seconds)."""
+    served request's CPU beyond its instructions (`serving`, seconds); `mapped`: the cost
+    table's figures with the version map on, if measured."""
     ours = costs["ours"][MINUTE]
+    with_map = ours["transactions"] - ours["poll_reads"]
+    if mapped is not None:
+        with_map = mapped["ours"][MINUTE]["transactions"]
     app = ours["instructions"] / per_second  # CPU seconds a table-minute in the app
     cpu = app + ours["requests"] * serving
     cores = tables * cpu / 60
@@ -136,14 +145,16 @@ def model(
         "cores": cores,
         "workers": workers,
         "tps": tables * ours["transactions"] / 60,
-        "tps with a version map": tables * (ours["transactions"] - ours["poll_reads"]) / 60,
+        "tps with a version map": tables * with_map / 60,
         "connections": workers * THREADS,
     }
 
 
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
     """Print the model for each database, and the run against it."""
-    found = {c["database"]: c for c in costs}
+    found = {c["database"]: c for c in costs if not c.get("version_map")}
+    mapped = {c["database"]: c for c in costs if c.get("version_map")}
+    served_costs = mapped.get("postgresql", found.get("postgresql"))  # served with the map
     instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
     cpu = minute_cpu_seconds(args.minutes)
     per_second = instructions / cpu
@@ -154,12 +165,13 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         f"{args.minutes}): {per_second / 1e9:.2f} G instructions a CPU second."
     )
     serving = 0.0
-    if "postgresql" in found:
+    if served_costs is not None:
         served = served_poll_seconds(args.postgres_url, args.polls)
-        poll = found["postgresql"]["ours"]["unchanged poll of a game page"]["instructions"]
+        poll = served_costs["ours"]["unchanged poll of a game page"]["instructions"]
         serving = served - poll / per_second
         print(
-            f"- Serving: an unchanged poll served by one gunicorn worker (PostgreSQL, "
+            f"- Serving: an unchanged poll served by one gunicorn worker (PostgreSQL, the "
+            f"version map on, "
             f"3 × {args.polls} over keep-alive) cost {served * 1e3:.2f} ms of the process's CPU, "
             f"its instructions in-process {poll / per_second * 1e3:.2f} ms: "
             f"{serving * 1e3:.2f} ms a request is serving (gunicorn, sockets, the kernel)."
@@ -169,10 +181,14 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         "| PostgreSQL TPS (today / version map) | connections |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, each in found.items():
-        m = model(each, per_second, serving, args.tables)
-        postgres = name == "postgresql"
+    rows = [(name, each, mapped.get(name)) for name, each in found.items()]
+    rows += [(f"{name} + version map", each, each) for name, each in mapped.items()]
+    for name, each, measured in rows:
+        m = model(each, per_second, serving, args.tables, measured)
+        postgres = name.startswith("postgresql")
         tps = f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}" if postgres else "-"
+        if postgres and measured is None:
+            tps += " (not measured)"
         most = m["workers"] * POOL_MOST
         connections = f"{m['connections']:,} (at most {most:,})" if postgres else "-"
         print(
@@ -190,7 +206,8 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
     for run in runs:
-        compare(run, found["postgresql"], per_second, serving, m, args.tables)
+        costs_of_run = mapped.get("postgresql") if run.get("version_map") else None
+        compare(run, costs_of_run or found["postgresql"], per_second, serving, m, args.tables)
 
 
 def compare(

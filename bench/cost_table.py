@@ -301,6 +301,16 @@ def table(ours: dict[str, Side], bare: dict[str, Side]) -> str:
     return "\n".join(lines)
 
 
+def redis_reachable(url: str) -> bool:
+    """Whether a Redis server answers at this URL."""
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
 def main() -> None:
     """Measure both apps and print the cost table (and save it, for bench/capacity.py)."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -325,6 +335,9 @@ def main() -> None:
     kind = "sqlite" if args.database == "sqlite" else "postgresql"
     if kind == "postgresql" and not postgres_reachable(args.database):
         print(f"cost table skipped: PostgreSQL is not reachable at {args.database}")
+        return
+    if args.version_map and not redis_reachable(args.version_map):
+        print(f"cost table skipped: Redis is not reachable at {args.version_map}")
         return
     with scratch_databases(kind, ["ours", "bare"], args.database) as urls:
         sides = {

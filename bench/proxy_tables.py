@@ -1,14 +1,14 @@
 """`make bench`, the proxy recipe: how many live tables two processes behind nginx hold.
 
 Two `scorekeeper serve` processes (gunicorn's workers, one per core each) on one PostgreSQL
-database, rate limits on Redis, behind nginx under /scores/ exactly as tests/hosting/
-test_proxy.py serves them (tools/nginx_proxy.py: deploy/nginx's own files); beside them the
-bare Flask + Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of
-gunicorn's workers behind the same nginx, on its own PostgreSQL database. A live table is 6
-phones, each polling every 2 s on its own keep-alive connection, one of them changing
-something every 15 s (bench/live_load.py). The number of tables doubles until the p99 of
-every request reaches 100 ms (or a request fails), then is halved back towards the limit;
-the figure is the most tables held, and the ratio is ours over the bare stack's.
+database, rate limits and the version map on Redis, behind nginx under /scores/ exactly as
+tests/hosting/test_proxy.py serves them (tools/nginx_proxy.py: deploy/nginx's own files); beside
+them the bare Flask + Flask-SQLAlchemy app (bench/baseline.py) served the same way: two
+processes of gunicorn's workers behind the same nginx, on its own PostgreSQL database. A live
+table is 6 phones, each polling every 2 s on its own keep-alive connection, one of them changing
+something every 15 s (bench/live_load.py). The number of tables doubles until the p99 of every
+request reaches 100 ms (or a request fails), then is halved back towards the limit; the figure
+is the most tables held, and the ratio is ours over the bare stack's.
 
 The two stacks are measured in turn at each step (the order flipped each time), so the
 machine's load, which other work on it moves, falls on both alike.
@@ -98,6 +98,9 @@ def ours(url: str, prefix: str) -> dict[str, str]:
         "SCOREKEEPER_PROXY_HOPS": "1",
         "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
         PREFIX_SETTING: prefix,
+        # Unchanged polls answered from Redis (docs/HOSTING.md), under this run's own keys.
+        "SCOREKEEPER_VERSION_MAP_URL": REDIS_URL,
+        "SCOREKEEPER_VERSION_MAP_PREFIX": f"{prefix}:v:",
         "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
         "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
         "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
@@ -237,6 +240,7 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
     found.update(transactions=marks["transactions"], sessions=marks["sessions"])
     found["late_p99_ms"] = late[int(len(late) * 0.99)] * 1000
     found["server processes"] = spent["servers"].processes
+    found["version_map"] = 1  # served with it: bench/capacity.py compares the map's costs
     return found
 
 
