@@ -6,7 +6,10 @@ it is given here, in front of the Flask app, from one driver statement. Anything
 version, a link that opens nothing, a client past its link-miss limit, a malformed URL) goes on
 to Flask, which answers it exactly as before, so refusals and their counting stay in one place.
 A seat page's poll (/s/…/version) is answered the same way, its link compared with the game's
-live seat links (a replaced one goes on to Flask, which answers 410).
+live seat links (a replaced one goes on to Flask, which answers 410). With the version map on
+(version_map.py, SCOREKEEPER_VERSION_MAP_URL) the answer comes from Redis and sends no statement;
+the database is read only where the map cannot say (no entry yet, a change on its way, Redis
+out of reach), and what it answers fills the map.
 
 Measured (issue 19 step 6, 2026-12-04, `.venv/bin/python bench/run.py --before nopoll --routes
 poll --pairs 20 --requests 100`, three runs; nopoll = this tree with the poll left to Flask's

@@ -231,42 +231,60 @@ def test_redis_out_of_reach_reads_the_database(
         close(app)
 
 
+class OwnRedis:
+    """A Redis server of this test's own, to stop and start (the shared one is never stopped)."""
+
+    def __init__(self, server: str) -> None:
+        self.server, self.port = server, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.running: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [self.server, "--port", str(self.port), "--save", "", "--appendonly", "no"]
+        self.running = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        for _ in range(200):
+            if redis_up(self.url):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.running is not None:
+            self.running.kill()
+            self.running.wait()
+            self.running = None
+
+
 @pytest.fixture
-def own_redis() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A Redis server of this test's own (the shared one is never stopped)."""
+def own_redis() -> Iterator[OwnRedis]:
     server = shutil.which("redis-server")
     if server is None:
         pytest.skip("redis-server is not installed: Redis stopped mid-run is not tried")
-    port = free_port()
-    started = subprocess.Popen(
-        [server, "--port", str(port), "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}/0"
-    for _ in range(100):
-        if redis_up(url):
-            break
-        time.sleep(0.05)
-    yield url, started
-    started.kill()
-    started.wait()
+    redis = OwnRedis(server)
+    redis.start()
+    yield redis
+    redis.stop()
 
 
 def test_redis_stopped_mid_run_reads_the_database_and_never_answers_stale(
-    database_url: str, tmp_path: Path, own_redis: tuple[str, subprocess.Popen[bytes]]
+    database_url: str, tmp_path: Path, own_redis: OwnRedis
 ) -> None:
-    url, server = own_redis
-    app = mapped(database_url, tmp_path, "sk:", url)
+    app = mapped(database_url, tmp_path, "sk:", own_redis.url)
     try:
         game = Game(app)
         poll(app, game.url(), 1)
         assert poll(app, game.url(), 1) == (*UNCHANGED, 0)
-        server.kill()
-        server.wait()
+        own_redis.stop()
         assert poll(app, game.url(), 1) == (*UNCHANGED, 1)
         assert app.test_client().post(f"{game.url()}/buys", data={"seat": 2}).status_code == 303
         assert poll(app, game.url(), 1)[1] != b""
         assert poll(app, game.url(), 2) == (*UNCHANGED, 1)
+        own_redis.start()  # empty, as Redis restarts with nothing kept on disk
+        assert poll(app, game.url(), 2) == (*UNCHANGED, 1)  # still left alone for DOWN_FOR
+        app.extensions[version_map.KEY].down_until = 0  # DOWN_FOR later
+        assert poll(app, game.url(), 2) == (*UNCHANGED, 1)  # filled again …
+        assert poll(app, game.url(), 2) == (*UNCHANGED, 0)  # … and answered from the map
+        assert poll(app, game.url(), 1)[1] != b""
     finally:
         close(app)
 
