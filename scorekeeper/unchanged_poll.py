@@ -38,7 +38,7 @@ from .link_tokens import role_of
 from .models import LARGEST_INTEGER, Game, SeatLink
 from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
-from .version_map import VersionMap
+from .version_map import Fence, VersionMap
 
 POLL_PATH = re.compile(r"/([gs])/(\d+)/([^/]+)/version")
 LINKS_AND_VERSION = select(Game.version, Game.edit_token, Game.view_token).where(
@@ -102,19 +102,20 @@ class UnchangedPoll:
                 return said
         if kind == version_map.SEAT:
             rows = self.links_reader().seat_links(game_id)
-            if not rows:
-                return False
-            version, tokens = rows[0][0], [row[1] for row in rows if row[1] is not None]
-            opens = matching_seat(token, [(0, live) for live in tokens]) is not None
-        else:
-            row = self.links_reader().read(game_id)
-            if row is None:
-                return False
-            version, tokens = row.version, [row.edit_token, row.view_token]
-            opens = role_of(row, token) is not None
-        if fence is not None and self.shared is not None:  # what the map missed, for the next
-            self.shared.fill(game_id, fence, version, kind, version_map.digest(tokens))
-        return version == int(seen) and opens
+            live = [(0, row[1]) for row in rows or () if row[1] is not None]
+            if fence is not None and rows:
+                self.fill(fence, game_id, rows[0][0], kind, [each for _seat, each in live])
+            return bool(rows) and rows[0][0] == int(seen) and matching_seat(token, live) is not None
+        row = self.links_reader().read(game_id)
+        if fence is not None and row is not None:
+            self.fill(fence, game_id, row.version, kind, [row.edit_token, row.view_token])
+        return row is not None and row.version == int(seen) and role_of(row, token) is not None
+
+    def fill(self, fence: Fence, game_id: int, version: int, kind: str, links: list[str]) -> None:
+        """What the database answered, into the map for the next poll (if no change came since
+        the map was asked)."""
+        if self.shared is not None:
+            self.shared.fill(game_id, fence, version, kind, version_map.digest(links))
 
     def links_reader(self) -> LinksReader:
         """The reader on the app's engine, made once (Flask-SQLAlchemy hands it out in an app
