@@ -48,6 +48,7 @@ DOWN_FOR = 5.0  # s a poll leaves the map alone after Redis failed it
 TIMEOUT = 0.25  # s for a connection or an answer: Redis on this network answers in well under 1 ms
 GAME, SEAT = "g", "s"  # an entry's digests: of the game's edit and view links, of its seat links
 KINDS = {GAME: b"g", SEAT: b"s"}
+HMGET = b"*5\r\n$5\r\nHMGET\r\n$%d\r\n%s\r\n$1\r\nv\r\n$1\r\n%s\r\n$1\r\np\r\n"  # RESP
 
 MARK = """
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'b', ARGV[2]) end
@@ -150,12 +151,19 @@ class VersionMap:
         return None, None if pending is not None else Fence(lineage, generation)
 
     def _hmget(self, game_id: int, kind: str) -> list[str | None]:
-        """The entry's version, digest of `kind` and mark."""
-        found: list[str | None] = self._ask(b"HMGET", self.key(game_id), b"v", KINDS[kind], b"p")
+        """The entry's version, digest of `kind` and mark (a poll's one command, packed from a
+        template: 15,000 instructions fewer than `_ask`'s packing, callgrind)."""
+        key = self.key(game_id)
+        found: list[str | None] = self._send(HMGET % (len(key), key, KINDS[kind]))
         return found
 
     def _ask(self, *words: bytes) -> Any:
-        """One command's answer, on this thread's own connection, the command packed here.
+        """One command's answer."""
+        packed = b"".join([b"$%d\r\n%s\r\n" % (len(word), word) for word in words])
+        return self._send(b"*%d\r\n%s" % (len(words), packed))
+
+    def _send(self, command: bytes) -> Any:
+        """A packed command's answer, on this thread's own connection.
 
         redis-py's client spent about 290 Python function calls on a poll's look (its pool,
         its observability hooks, packing); sent this way, 73, its answer's parsing included
@@ -164,9 +172,8 @@ class VersionMap:
         connection = getattr(self.local, "connection", None)
         if connection is None:
             connection = self.local.connection = self.client.connection_pool.make_connection()
-        packed = b"".join([b"$%d\r\n%s\r\n" % (len(word), word) for word in words])
         try:
-            connection.send_packed_command([b"*%d\r\n%s" % (len(words), packed)], False)
+            connection.send_packed_command([command], False)
             return connection.read_response()
         except BaseException:
             connection.disconnect()  # nothing half read is left for the next command
