@@ -152,7 +152,7 @@ class VersionMap:
 
     def _hmget(self, game_id: int, kind: str) -> list[str | None]:
         """The entry's version, digest of `kind` and mark (a poll's one command, packed from a
-        template: 15,000 instructions fewer than `_ask`'s packing, callgrind)."""
+        template: 13,000 instructions fewer than `_ask`'s packing, callgrind)."""
         key = self.key(game_id)
         found: list[str | None] = self._send(HMGET % (len(key), key, KINDS[kind]))
         return found
