@@ -186,7 +186,8 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
     for name, each, measured in rows:
         m = model(each, per_second, serving, args.tables, measured)
         postgres = name.startswith("postgresql")
-        tps = f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}" if postgres else "-"
+        today = "-" if measured is each else f"{m['tps']:,.0f}"  # the map's own row: - / …
+        tps = f"{today} / {m['tps with a version map']:,.0f}" if postgres else "-"
         if postgres and measured is None:
             tps += " (not measured)"
         most = m["workers"] * POOL_MOST
