@@ -22,6 +22,8 @@ from scorekeeper.games.opening import open_for_change
 from scorekeeper.rules.presets import MAY_I
 from scorekeeper.version_map import GAME, SEAT, VersionMap
 from tests.databases import close, make_app
+from tests.tables.helpers import open_table, start_at
+from tests.tables.test_tables import person_id
 from tests.web.test_games import HX, PLAYERS
 from tests.web.test_queries import statements
 from tools.nginx_proxy import free_port
@@ -297,3 +299,17 @@ def test_the_map_keeps_no_link(on: Flask) -> None:
     kept = shared.client.hgetall(shared.key(game.id))
     assert kept[GAME] and kept[SEAT]
     assert not any(token in str(kept) for token in (game.edit, game.view, game.seat))
+
+
+def test_a_rename_at_the_table_moves_every_game_of_the_person(on: Flask) -> None:
+    client = on.test_client()
+    url = open_table(client)
+    games = [start_at(client, url, players).url for players in (["Anna", "Ben"], ["Ben", "Ann"])]
+    for game in games:
+        poll(on, game, 1)
+        assert poll(on, game, 1) == (*UNCHANGED, 0)
+    ben = person_id(on, "Ben")
+    assert client.post(f"{url}/people/{ben}/name", data={"name": "Benno"}).status_code == 303
+    for game in games:
+        assert poll(on, game, 1)[1] != b""
+        assert poll(on, game, 2) == (*UNCHANGED, 0)
