@@ -1,9 +1,9 @@
 """`make bench`, the proxy recipe: how many live tables our processes behind nginx hold.
 
 `scorekeeper serve --workers 1` processes, two a core, on one PostgreSQL database, rate limits
-on Redis, behind nginx under /scores/ exactly as tests/hosting/test_proxy.py serves them
-(tools/nginx_proxy.py: deploy/nginx's own files, each game's requests to one process), as
-many workers as two processes of gunicorn's one a core; beside them the bare Flask +
+and the version map on Redis, behind nginx under /scores/ exactly as test_proxy.py serves
+them (tools/nginx_proxy.py: deploy/nginx's own files, each game's requests to one process),
+as many workers as two processes of gunicorn's one a core; beside them the bare Flask +
 Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of gunicorn's
 workers behind the same nginx, on its own PostgreSQL database. A live table is 6
 phones, each polling every 2 s on its own keep-alive connection, one of them changing
@@ -123,6 +123,9 @@ def ours(url: str, prefix: str) -> dict[str, str]:
         "SCOREKEEPER_PROXY_HOPS": "1",
         "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
         PREFIX_SETTING: prefix,
+        # Unchanged polls answered from Redis (docs/HOSTING.md), under this run's own keys.
+        "SCOREKEEPER_VERSION_MAP_URL": REDIS_URL,
+        "SCOREKEEPER_VERSION_MAP_PREFIX": f"{prefix}:v:",
         "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
         "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
         "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
@@ -265,6 +268,7 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
             # 5 s of warm-up, as the search's: it keeps no states to warm, and the run 3 minutes
             bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0, 5)
     found.update({f"bare {name}": value for name, value in bare.items()})
+    found["version_map"] = 1  # ours served with it: bench/capacity.py compares the map's costs
     return found
 
 
