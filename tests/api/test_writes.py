@@ -56,6 +56,10 @@ def play_round(api: Api, app: Flask, number: int, forget: bool) -> None:
         answer = api.ok("post", f"{api.url}{path}", body, status=status)
         game = answer.get("game", answer)
         assert game == fresh(api), path
+        # What it kept, advanced from the state before (rules.game_state's `before`), is the
+        # state the facts read afresh make.
+        answered, read = saved_and_read(app, api)
+        assert answered == read, path
 
 
 @pytest.mark.parametrize("forget", [False, True], ids=["kept", "read"])
@@ -333,3 +337,17 @@ def test_an_undo_the_rules_refuse_is_rolled_back(app: Flask, api: Api) -> None:
     with app.app_context():
         newest = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
     assert (newest.kind, newest.undone_at) == ("result", None)  # not marked, no undo entry
+
+
+def test_a_buy_derives_only_the_round_being_played(app: Flask, api: Api) -> None:
+    api.start(ruleset="unlimited-buys")
+    api.end_round(1, "Anna", {"Ben": 5, "Carla": 5, "Dev": 5})
+    ended, _read = saved_and_read(app, api)
+    api.ok("post", f"{api.url}/buys", {"seat": 1}, status=201)
+    answered, read = saved_and_read(app, api)
+    assert answered == read and answered.current.buys[1] == 1  # type: ignore[union-attr]
+    # The played rounds were not scored again: the buy's state holds the very same scores.
+    assert answered.outcomes is ended.outcomes and answered.standings is ended.standings
+    api.end_round(2, "Ben", {"Anna": 5, "Carla": 5, "Dev": 5})
+    answered, read = saved_and_read(app, api)
+    assert answered == read and len(answered.outcomes) == 2
