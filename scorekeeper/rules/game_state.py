@@ -113,8 +113,8 @@ def game_state(facts: GameFacts, rules: RuleSet, before: GameState | None = None
     names = tuple(seat.name for seat in facts.seats)
     rounds = {record.number: record for record in facts.rounds}
     if before is not None and _same_ends(before, facts, rules):
-        current = _current(facts, rules, rounds, (), (), before.standings, before.current)
-        return replace(before, facts=facts, rounds=rounds, current=current)
+        advanced = _current(facts, rules, rounds, (), (), before.standings, before.current)
+        return replace(before, facts=facts, rounds=rounds, current=advanced)
     outcomes = _outcomes(rules, rounds, len(names))
     tiebreakers = _tiebreakers(rules, rounds)
     regular_done = game_over(rules, outcomes)

@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import Text, cast, insert, select
 
+from scorekeeper.api.answers import Game
 from scorekeeper.extensions import db
 from scorekeeper.games.facts import read_game
 from scorekeeper.games.state import game_state
@@ -351,3 +352,38 @@ def test_a_buy_derives_only_the_round_being_played(app: Flask, api: Api) -> None
     api.end_round(2, "Ben", {"Anna": 5, "Carla": 5, "Dev": 5})
     answered, read = saved_and_read(app, api)
     assert answered == read and len(answered.outcomes) == 2
+
+
+def assert_answered_as_modelled(app: Flask, api: Api, response: Any) -> None:
+    """A change's answer (api.answers.answer_game: plain values, not validated) is, byte for
+    byte, what `Game` validates and serialises from the state the change kept."""
+    with app.test_request_context():
+        facts = read_game(api.game_id)
+        db.session.remove()
+        assert facts is not None
+        kept = state_at(api.game_id, facts.version)
+        assert kept is not None
+        modelled = Game.of(kept).model_dump_json()
+    assert response.get_data(as_text=True) == modelled
+
+
+def test_each_change_answers_the_game_as_its_model_says(app: Flask, api: Api) -> None:
+    api.start(ruleset="unlimited-buys")
+    api.end_round(1, "Anna", {"Ben": 5, "Carla": "KC JK", "Dev": 5})
+    for path, body, status in round_changes(2, api.version()):
+        response = api.call("post", f"{api.url}{path}", body)
+        assert response.status_code == status, path
+        if path != "/run-outs":  # a run-out answers what it was, the game within
+            assert_answered_as_modelled(app, api, response)
+    assert_answered_as_modelled(app, api, api.call("post", f"{api.url}/undo", {}))
+
+
+def test_a_tiebreakers_change_answers_the_game_as_its_model_says(app: Flask, api: Api) -> None:
+    api.start(players=["Anna", "Ben", "Carla"], ruleset="unlimited-buys")
+    for number in range(1, 7):
+        out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
+        api.end_round(number, out, {other: 10, "Ben": 50})
+    api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
+    response = api.call("post", f"{api.url}/buys", {"seat": 2})
+    assert response.status_code == 201 and response.json["standings"]["explanation"]
+    assert_answered_as_modelled(app, api, response)
