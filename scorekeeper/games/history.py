@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import version_map
@@ -55,6 +55,15 @@ def add(game: Game, kind: str, action_id: str | None, **facts: Any) -> Change:
     return change
 
 
+# Built once (database.GAME_ROW says why).
+ENTRY = insert(Change)
+BUMP = (
+    update(Game)
+    .where(Game.id == bindparam("game"), Game.version == bindparam("seen"))
+    .values(version=bindparam("to"), updated_at=bindparam("at"))
+)
+
+
 def write(
     game_id: int,
     version: int,
@@ -74,12 +83,8 @@ def write(
     now, bumped = utcnow(), version + 1
     row = {"game_id": game_id, "action_id": action_id or None, "kind": kind, "version": bumped}
     connection = db.session.connection()
-    connection.execute(insert(Change), row | facts | {"round_number": round_number})
-    moved = connection.execute(
-        update(Game)
-        .where(Game.id == game_id, Game.version == version)
-        .values(version=bumped, updated_at=now)
-    )
+    connection.execute(ENTRY, row | facts | {"round_number": round_number})
+    moved = connection.execute(BUMP, {"game": game_id, "seen": version, "to": bumped, "at": now})
     if moved.rowcount != 1:
         raise RuntimeError(f"game {game_id} is no longer at version {version}")
     version_map.moving(game_id, bumped, (version_map.GAME,) if kind == "rotate_link" else ())

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, insert, update
+from sqlalchemy import bindparam, delete, insert, update
 
 from ..extensions import db
 from ..models import Buy, Change, Round, RoundResult, SeatCall, utcnow
@@ -33,6 +33,8 @@ from . import history, opening
 from .state import game_state
 
 RECORDED, PASSED, DISMISSED = "recorded", "passed", "dismissed"  # a closed call's outcome
+# Built once (database.GAME_ROW says why).
+BUY, BUY_TAKEN_BACK = insert(Buy), delete(Buy).where(Buy.id == bindparam("buy"))
 
 
 def round_to_change(state: GameState) -> RoundFacts:
@@ -61,14 +63,14 @@ def round_to_change(state: GameState) -> RoundFacts:
 def add_buy(record: RoundFacts, seat: int) -> RoundFacts:
     """Insert a buy by `seat` into the round; the round with it listed last."""
     values = {"round_id": record.id, "seat": seat, "created_at": utcnow()}
-    inserted = db.session.connection().execute(insert(Buy), values)
+    inserted = db.session.connection().execute(BUY, values)
     bought = BuyFacts(int(inserted.inserted_primary_key[0]), seat)
     return replace(record, buys=(*record.buys, bought))
 
 
 def remove_buy(record: RoundFacts, buy: BuyFacts) -> RoundFacts:
     """Delete one of the round's buys; the round without it."""
-    db.session.connection().execute(delete(Buy).where(Buy.id == buy.id))
+    db.session.connection().execute(BUY_TAKEN_BACK, {"buy": buy.id})
     return replace(record, buys=tuple(kept for kept in record.buys if kept.id != buy.id))
 
 
@@ -183,7 +185,7 @@ def finish(state: GameState, changed: GameFacts) -> GameState:
     commit: a refusal of the rules (a correction the later rounds cannot follow, an undo that
     leaves no game to play) rolls the whole change back."""
     try:
-        derived = game_state(changed, state.rules)
+        derived = game_state(changed, state.rules, before=state)
     except RuleError:
         db.session.rollback()
         raise
