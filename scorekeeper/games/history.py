@@ -100,7 +100,14 @@ def changes_since(
     kinds: tuple[str, ...] = PLAY,
 ) -> list[Change]:
     """Changes of these kinds made after the version a phone saw, optionally to one round or
-    one seat."""
+    one seat.
+
+    `game` is read with its lock, so a phone that saw its version has missed nothing and no
+    query is made: issue 37, a round's end saved by the form at the version it was drawn on
+    (both of its checks; `bench/cost_table.py`, SQLite): FIGURE.
+    """
+    if version >= game.version:
+        return []
     query = select(Change).where(
         Change.game_id == game.id, Change.version > version, Change.kind.in_(kinds)
     )

@@ -32,7 +32,7 @@ from wtforms.validators import (
 from wtforms.widgets import HiddenInput
 
 from .. import house_rules
-from ..i18n import translate
+from ..i18n import form_messages, translate
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.bounds import MAX_PLAYERS
 from ..rules.errors import RuleError
@@ -51,7 +51,16 @@ MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
 
 
-class NewGameForm(FlaskForm):
+class Form(FlaskForm):
+    """Every form of the pages: Flask-WTF's, with WTForms' messages from the catalog kept per
+    language (i18n.form_messages) rather than loaded for each request."""
+
+    class Meta:
+        def get_translations(self, form: FlaskForm) -> Any:
+            return form_messages()
+
+
+class NewGameForm(Form):
     """Rule set, players in seat order, first dealer."""
 
     ruleset = SelectField(
@@ -155,7 +164,7 @@ def points_in_range(form: FlaskForm, field: Field) -> None:
 HAND = "hand_"  # a seat's hand is the round form's field `hand_3`
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """One player's hand at a round's end: the points typed, or the cards tapped."""
 
     class Meta(DefaultMeta):
@@ -181,7 +190,7 @@ def round_form(
     of the round's cutter, the only one who may earn it.
     """
 
-    class RoundForm(FlaskForm):
+    class RoundForm(Form):
         went_out = RadioField(
             _l("Who went out?"),
             choices=[SelectChoice(str(seat), name) for seat, name in seats]
