@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from flask import request
 from flask_babel import gettext
@@ -12,7 +13,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     Field,
     FieldList,
-    FormField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -20,7 +20,6 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.meta import DefaultMeta
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -49,6 +48,7 @@ from .remembered_rule_sets import saved_here
 
 MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
+NOBODY_OUT, NOBODY_CUT = _l("Nobody: the stock ended the round"), _l("Nobody")
 
 
 class Form(FlaskForm):
@@ -161,75 +161,79 @@ def points_in_range(form: FlaskForm, field: Field) -> None:
         raise ValidationError(_l("Points are a whole number from 0 to 10,000."))
 
 
-HAND = "hand_"  # a seat's hand is the round form's field `hand_3`
+class HandFields(NamedTuple):
+    """One player's hand at a round's end: the points typed, or the cards tapped. Seat 3's
+    are posted as `points_3` and `cards_3`: the names the page, hands.js, a phone's saved
+    draft and every test post."""
+
+    points: IntegerField
+    cards: CardsField
 
 
-class HandForm(Form):
-    """One player's hand at a round's end: the points typed, or the cards tapped."""
-
-    class Meta(DefaultMeta):
-        csrf = False  # the round's form carries the one CSRF token
-
-        def bind_field(self, form: Any, unbound_field: Any, options: dict[str, Any]) -> Field:
-            """Post seat 3's fields as `points_3` and `cards_3`, not `hand_3-points`: the
-            names the page, hands.js, a phone's saved draft and every test post."""
-            seat = options["prefix"].removeprefix(HAND).rstrip("-")
-            named = {**options, "name": f"{options['name']}_{seat}", "prefix": ""}
-            return super().bind_field(form, unbound_field, named)  # type: ignore[no-any-return]
-
+def add_hand(form_class: type[FlaskForm], seat: int) -> None:
+    """Give a form class the fields of one seat's hand (HandFields)."""
     points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
-    cards = CardsField()
+    setattr(form_class, f"points_{seat}", points)
+    setattr(form_class, f"cards_{seat}", CardsField())
+
+
+def hands_of(form: FlaskForm, seats: Iterable[int]) -> dict[int, HandFields]:
+    """Each seat's hand fields of a form, by seat."""
+    return {seat: HandFields(form[f"points_{seat}"], form[f"cards_{seat}"]) for seat in seats}
 
 
 def round_form(
-    seats: list[tuple[int, str]], allow_stock: bool, cutter: tuple[int, str, int] | None
-) -> type[FlaskForm]:
-    """A form class for ending a round: who went out, each other hand, the cutter's bonus.
+    seats: list[tuple[int, str]],
+    allow_stock: bool,
+    cutter: tuple[int, str, int] | None,
+    posted: bool = True,
+) -> FlaskForm:
+    """The form that ends a round, as posted (or empty): who went out, each other hand
+    (`form.hands[seat]`), the cutter's bonus. `cutter` is the seat, name and bonus of the
+    round's cutter, the only one who may earn it."""
+    made = _round_form_class(tuple(seat for seat, _name in seats), allow_stock, cutter is not None)
+    form = made() if posted else made(formdata=None)
+    stock = [SelectChoice(STOCK, NOBODY_OUT)] if allow_stock else []
+    form.went_out.choices = [SelectChoice(str(seat), name) for seat, name in seats] + stock
+    if cutter is not None:
+        seat, name, bonus = cutter
+        form.cut_bonus_seat.choices = [
+            SelectChoice("", NOBODY_CUT),
+            SelectChoice(str(seat), f"{name} (−{bonus})"),
+        ]
+    return form
 
-    Each seat's hand is a HandForm, `form.hands[seat]`. `cutter` is the seat, name and bonus
-    of the round's cutter, the only one who may earn it.
-    """
+
+# Not game data: a form's shape (the round's seats, the stock's choice, a cutter's field).
+@lru_cache(maxsize=64)
+def _round_form_class(seats: tuple[int, ...], allow_stock: bool, cuts: bool) -> type[FlaskForm]:
+    """The class of round_form's forms of this shape, made once: their names are put in each
+    form. A class a request cost its making and WTForms' scan of it, each hand a form of its
+    own (issue 37, a round's end saved by the form, `bench/cost_table.py`, SQLite): FIGURE."""
 
     class RoundForm(Form):
         went_out = RadioField(
-            _l("Who went out?"),
-            choices=[SelectChoice(str(seat), name) for seat, name in seats]
-            + (
-                [SelectChoice(STOCK, _l("Nobody: the stock ended the round"))]
-                if allow_stock
-                else []
-            ),
-            validators=[InputRequired(_l("Choose who went out."))],
+            _l("Who went out?"), validators=[InputRequired(_l("Choose who went out."))]
         )
-        cut_bonus_seat = SelectField(
-            _l("Exact cut"),
-            choices=[SelectChoice("", _l("Nobody"))]
-            + (
-                [SelectChoice(str(cutter[0]), f"{cutter[1]} (−{cutter[2]})")]
-                if cutter is not None
-                else []
-            ),
-            default="",
-        )
+        cut_bonus_seat = SelectField(_l("Exact cut"), default="")
         action_id = HiddenField(validators=[Optional(), Regexp(TOKEN)])
         version = IntegerField(
             widget=HiddenInput(), validators=[Optional(), NumberRange(0, LARGEST)]
         )
 
-        @property
-        def hands(self) -> dict[int, HandForm]:
-            """Each seat's hand, by seat."""
-            return {seat: self[f"{HAND}{seat}"].form for seat, _name in seats}
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.hands = hands_of(self, seats)
 
-    for seat, _name in seats:
-        setattr(RoundForm, f"{HAND}{seat}", FormField(HandForm, separator="-"))
-    if cutter is None:
+    for seat in seats:
+        add_hand(RoundForm, seat)
+    if not cuts:
         delattr(RoundForm, "cut_bonus_seat")
     return RoundForm
 
 
 def hand_tallies(
-    state: GameState, number: int, hands: Mapping[int, HandForm]
+    state: GameState, number: int, hands: Mapping[int, HandFields]
 ) -> dict[int, int | None]:
     """The running sum of each hand's tapped cards, from the rules engine (None where refused,
     the reason at the hand's cards), for the end-of-round form and a seat's pad alike."""

@@ -1,5 +1,5 @@
 """The one pair of helpers between a round's end (rules/round_entry.RoundEnd) and the forms
-that show it: the end-of-round form and a seat's own pad, whose hands are both HandForms."""
+that show it: the end-of-round form and a seat's own pad, whose hands are both HandFields."""
 
 from __future__ import annotations
 

@@ -41,12 +41,12 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
     cutter = state.cutter_of(number)  # None in a game without a cut bonus
-    form_class = round_form(
+    form = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,
         None if cutter is None else (cutter, state.names[cutter], state.rules.scoring.cut_bonus),
+        posted=not fresh,
     )
-    form = form_class(formdata=None) if fresh else form_class()
     if fresh or request.method == "GET":
         # A saved round's end, or the stock's verdict on the round being played.
         record = state.rounds.get(number)
