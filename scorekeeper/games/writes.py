@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, insert, update
+from sqlalchemy import bindparam, delete, insert, update
 
 from ..extensions import db
 from ..models import Buy, Change, Round, RoundResult, SeatCall, utcnow
@@ -79,6 +79,19 @@ def set_round(record: RoundFacts, **values: Any) -> RoundFacts:
     return replace(record, **frozen)
 
 
+# Made once, its cache key with it: issue 37, a round's end saved by the form
+# (`bench/cost_table.py`, SQLite): FIGURE.
+_ENDED = (
+    update(Round)
+    .where(Round.id == bindparam("round"))
+    .values(
+        ended_by_stock=bindparam("by_stock"),
+        cut_bonus_seat=bindparam("cut"),
+        ended_at=bindparam("at"),
+    )
+)
+
+
 def end_round(record: RoundFacts, end: dict[str, Any] | None) -> RoundFacts:
     """Write how the round ended as `end` has it (history.snapshot's shape; None reopens the
     round): its hands deleted and inserted again. The round with them, in order of seat (as
@@ -89,11 +102,8 @@ def end_round(record: RoundFacts, end: dict[str, Any] | None) -> RoundFacts:
     results: list[dict[str, Any]] = end["results"] if end else []
     by_stock = bool(end and end["ended_by_stock"])
     cut: int | None = end["cut_bonus_seat"] if end else None
-    connection.execute(
-        update(Round)
-        .where(Round.id == record.id)
-        .values(ended_by_stock=by_stock, cut_bonus_seat=cut, ended_at=utcnow() if end else None)
-    )
+    ended = {"round": record.id, "by_stock": by_stock, "cut": cut}
+    connection.execute(_ENDED, ended | {"at": utcnow() if end else None})
     if results:
         connection.execute(insert(RoundResult), [{"round_id": record.id, **r} for r in results])
     hands = sorted((ResultFacts(**hand) for hand in results), key=lambda hand: hand.seat)

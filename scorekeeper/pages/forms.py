@@ -125,6 +125,15 @@ def seated_beyond_table() -> bool:
     return False
 
 
+def posted_cards(text: str) -> dict[Card, int]:
+    """Cards as a hand posts them, each with its copies; a RuleError names a token no card."""
+    cards: dict[Card, int] = {}
+    for token in text.split():
+        card = card_of(token)
+        cards[card] = cards.get(card, 0) + 1
+    return cards
+
+
 class CardsField(Field):
     """Cards tapped for one hand, each with its copies, posted as rank codes or cards separated
     by spaces ("K K JK", "KH 7S")."""
@@ -136,15 +145,11 @@ class CardsField(Field):
         self.data = dict(value or {})
 
     def process_formdata(self, valuelist: list[Any]) -> None:
-        cards: dict[Card, int] = {}
-        for token in (valuelist[0] if valuelist else "").split():
-            try:
-                card = card_of(token)
-            except RuleError as error:
-                # Translated now, with the token escaped: a lazy string would pass it raw.
-                raise ValueError(translate(error.message)) from None
-            cards[card] = cards.get(card, 0) + 1
-        self.data = cards
+        try:
+            self.data = posted_cards(valuelist[0] if valuelist else "")
+        except RuleError as error:
+            # Translated now, with the token escaped: a lazy string would pass it raw.
+            raise ValueError(translate(error.message)) from None
 
     def _value(self) -> str:
         return " ".join(str(card) for card, n in (self.data or {}).items() for _ in range(n))
