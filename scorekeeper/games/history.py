@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
@@ -74,11 +74,7 @@ def write(
     row = {"game_id": game_id, "action_id": action_id or None, "kind": kind, "version": bumped}
     connection = db.session.connection()
     connection.execute(insert(Change), row | facts | {"round_number": round_number})
-    moved = connection.execute(
-        update(Game)
-        .where(Game.id == game_id, Game.version == version)
-        .values(version=bumped, updated_at=now)
-    )
+    moved = connection.execute(_BUMP, {"game": game_id, "seen": version, "to": bumped, "at": now})
     if moved.rowcount != 1:
         raise RuntimeError(f"game {game_id} is no longer at version {version}")
     return bumped, now
@@ -88,8 +84,20 @@ def already_done(game: Game | GameFacts, action_id: str | None) -> bool:
     """Whether this one-time form token was already used: a double tap counts once."""
     if not action_id:
         return False
-    query = select(Change.id).where(Change.game_id == game.id, Change.action_id == action_id)
-    return db.session.scalar(query) is not None
+    done = db.session.connection().scalar(_DONE, {"game": game.id, "action": action_id})
+    return done is not None
+
+
+# Statements every change runs, made once with their cache keys: issue 37, a round's end saved
+# by the form (`bench/cost_table.py`, SQLite): FIGURE.
+_BUMP = (
+    update(Game)
+    .where(Game.id == bindparam("game"), Game.version == bindparam("seen"))
+    .values(version=bindparam("to"), updated_at=bindparam("at"))
+)
+_DONE = select(Change.id).where(
+    Change.game_id == bindparam("game"), Change.action_id == bindparam("action")
+)
 
 
 def changes_since(
