@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 from flask import Flask, request
-from sqlalchemy import Row, event, select
+from sqlalchemy import Row, bindparam, event, select
 from sqlalchemy.engine import Connection, Engine
 
 from .extensions import db
@@ -72,13 +72,19 @@ def lock_game_row(game_id: int) -> Row[tuple[int, int, str, str]] | None:
     On PostgreSQL the lock's own statement reads them (SELECT … FOR UPDATE returns the row as
     the last change committed it); on SQLite one select after BEGIN IMMEDIATE. None: no game.
     """
-    query = select(Game.id, Game.version, Game.edit_token, Game.view_token)
-    query = query.where(Game.id == game_id)
     if db.engine.dialect.name == "sqlite":
-        db.session.connection(execution_options={IMMEDIATE: True})
+        connection, query = db.session.connection(execution_options={IMMEDIATE: True}), _LINKS
     else:
-        query = query.with_for_update()
-    return db.session.execute(query).one_or_none()
+        connection, query = db.session.connection(), _LOCKED_LINKS
+    return connection.execute(query, {"game": game_id}).one_or_none()
+
+
+# Made once with their cache keys, run as Core statements (issue 37, a round's end saved by
+# the form, with games/history's and games/writes' own: FIGURE).
+_LINKS = select(Game.id, Game.version, Game.edit_token, Game.view_token).where(
+    Game.id == bindparam("game")
+)
+_LOCKED_LINKS = _LINKS.with_for_update()
 
 
 def lock_games(game_ids: Collection[int]) -> dict[int, int]:
