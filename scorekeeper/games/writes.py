@@ -193,7 +193,7 @@ def finish(state: GameState, changed: GameFacts) -> GameState:
     commit: a refusal of the rules (a correction the later rounds cannot follow, an undo that
     leaves no game to play) rolls the whole change back."""
     try:
-        derived = game_state(changed, state.rules)
+        derived = game_state(changed, state.rules, before=state)
     except RuleError:
         db.session.rollback()
         raise

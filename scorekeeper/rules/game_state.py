@@ -103,11 +103,15 @@ class GameState:
         return Counter(buy.seat for buy in record.buys) if record else Counter()
 
 
-def game_state(facts: GameFacts, rules: RuleSet) -> GameState:
-    """Read a game's facts through the rules engine, under the rule set it is played by."""
+def game_state(facts: GameFacts, rules: RuleSet, before: GameState | None = None) -> GameState:
+    """Read a game's facts through the rules engine, under the rule set it is played by.
+
+    `before`: the state a change made these facts from, whose rounds are not scored again
+    where their facts are the very same (frozen) values: issue 37, FIGURE.
+    """
     names = tuple(seat.name for seat in facts.seats)
     rounds = {record.number: record for record in facts.rounds}
-    outcomes = _outcomes(rules, rounds, len(names))
+    outcomes = _outcomes(rules, rounds, len(names), before)
     tiebreakers = _tiebreakers(rules, rounds)
     regular_done = game_over(rules, outcomes)
     placings = (
@@ -146,15 +150,20 @@ def round_outcome(rules: RuleSet, record: RoundFacts, players: int) -> RoundOutc
 
 
 def _outcomes(
-    rules: RuleSet, rounds: dict[int, RoundFacts], players: int
+    rules: RuleSet, rounds: dict[int, RoundFacts], players: int, before: GameState | None
 ) -> tuple[RoundOutcome, ...]:
-    """Outcomes of the regular rounds finished so far, in order."""
-    done = []
+    """Outcomes of the regular rounds finished so far, in order; `before`'s where a round is
+    the same value under the same rules and players."""
+    same = before is not None and before.rules is rules and before.players == players
+    done: list[RoundOutcome] = []
     for number in range(1, len(rules.rounds) + 1):
         record = rounds.get(number)
         if record is None or not record.results:
             break
-        done.append(round_outcome(rules, record, players))
+        if same and before and number <= len(before.outcomes) and before.rounds[number] is record:
+            done.append(before.outcomes[number - 1])
+        else:
+            done.append(round_outcome(rules, record, players))
     return tuple(done)
 
 
