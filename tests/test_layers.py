@@ -197,7 +197,6 @@ MEMOIZERS = {
         "api/reading.py",
     ),
     *("rules/ruleset_json.py", "tables/backup/write.py"),
-    *("pages/forms.py", "pages/seat_hand_form.py"),
 }
 
 

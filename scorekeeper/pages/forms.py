@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from flask import request
@@ -48,7 +47,6 @@ from .remembered_rule_sets import saved_here
 
 MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
-NOBODY_OUT, NOBODY_CUT = _l("Nobody: the stock ended the round"), _l("Nobody")
 
 
 class Form(FlaskForm):
@@ -196,31 +194,28 @@ def round_form(
     """The form that ends a round, as posted (or empty): who went out, each other hand
     (`form.hands[seat]`), the cutter's bonus. `cutter` is the seat, name and bonus of the
     round's cutter, the only one who may earn it."""
-    made = _round_form_class(tuple(seat for seat, _name in seats), allow_stock, cutter is not None)
-    form = made() if posted else made(formdata=None)
-    stock = [SelectChoice(STOCK, NOBODY_OUT)] if allow_stock else []
-    form.went_out.choices = [SelectChoice(str(seat), name) for seat, name in seats] + stock
-    if cutter is not None:
-        seat, name, bonus = cutter
-        form.cut_bonus_seat.choices = [
-            SelectChoice("", NOBODY_CUT),
-            SelectChoice(str(seat), f"{name} (−{bonus})"),
-        ]
-    return form
-
-
-# Not game data: a form's shape (the round's seats, the stock's choice, a cutter's field).
-@lru_cache(maxsize=64)
-def _round_form_class(seats: tuple[int, ...], allow_stock: bool, cuts: bool) -> type[FlaskForm]:
-    """The class of round_form's forms of this shape, made once: their names are put in each
-    form. A class a request cost its making and WTForms' scan of it, each hand a form of its
-    own (issue 37, a round's end saved by the form, `bench/cost_table.py`, SQLite): FIGURE."""
 
     class RoundForm(Form):
         went_out = RadioField(
-            _l("Who went out?"), validators=[InputRequired(_l("Choose who went out."))]
+            _l("Who went out?"),
+            choices=[SelectChoice(str(seat), name) for seat, name in seats]
+            + (
+                [SelectChoice(STOCK, _l("Nobody: the stock ended the round"))]
+                if allow_stock
+                else []
+            ),
+            validators=[InputRequired(_l("Choose who went out."))],
         )
-        cut_bonus_seat = SelectField(_l("Exact cut"), default="")
+        cut_bonus_seat = SelectField(
+            _l("Exact cut"),
+            choices=[SelectChoice("", _l("Nobody"))]
+            + (
+                [SelectChoice(str(cutter[0]), f"{cutter[1]} (−{cutter[2]})")]
+                if cutter is not None
+                else []
+            ),
+            default="",
+        )
         action_id = HiddenField(validators=[Optional(), Regexp(TOKEN)])
         version = IntegerField(
             widget=HiddenInput(), validators=[Optional(), NumberRange(0, LARGEST)]
@@ -228,13 +223,13 @@ def _round_form_class(seats: tuple[int, ...], allow_stock: bool, cuts: bool) -> 
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.hands = hands_of(self, seats)
+            self.hands = hands_of(self, [seat for seat, _name in seats])
 
-    for seat in seats:
+    for seat, _name in seats:
         add_hand(RoundForm, seat)
-    if not cuts:
+    if cutter is None:
         delattr(RoundForm, "cut_bonus_seat")
-    return RoundForm
+    return RoundForm() if posted else RoundForm(formdata=None)
 
 
 def hand_tallies(

@@ -4,7 +4,6 @@ rules check the entry in rules/round_end.check_entry; pages/round_end_form fills
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -21,12 +20,10 @@ from .posted import TOKEN
 from .round_end_form import fill_form
 
 
-# Not game data: a seat's number.
-@lru_cache(maxsize=64)
 def form_class(seat: int) -> type[FlaskForm]:
-    """The pad's form for this seat, made once (as the round's, forms._round_form_class): its
-    hand is the end-of-round form's HandFields, posted as `points_N` and `cards_N` there too.
-    Only the cutter is offered the exact cut; anyone's claim is checked by the rules."""
+    """The pad's form for this seat: its hand is the end-of-round form's HandFields, posted as
+    `points_N` and `cards_N` there too. Only the cutter is offered the exact cut; anyone's
+    claim is checked by the rules."""
 
     class SeatHandForm(Form):
         went_out = StringField(widget=CheckboxInput(), validators=[Optional(), AnyOf([str(seat)])])
