@@ -476,9 +476,9 @@ def derived(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen: list[int] = []
     game_state = derive.game_state
 
-    def counted(facts: Any, rules: Any) -> Any:
+    def counted(facts: Any, rules: Any, before: Any = None) -> Any:
         seen.append(facts.id)
-        return game_state(facts, rules)
+        return game_state(facts, rules, before)
 
     monkeypatch.setattr(derive, "game_state", counted)
     return seen
