@@ -12,7 +12,7 @@ from babel import dates
 from babel.core import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
-from babel.support import NullTranslations, Translations
+from babel.support import NullTranslations
 from flask import Flask, current_app, request
 from flask.globals import _cv_app, _cv_request
 from flask_babel import (
@@ -25,7 +25,6 @@ from flask_babel import (
 from jinja2.runtime import Context
 from jinja2.utils import pass_context
 from markupsafe import Markup, escape
-from wtforms.i18n import messages_path
 
 from .extensions import babel
 from .rules.messages import Message
@@ -208,23 +207,6 @@ def catalog() -> NullTranslations:
         kept = (locale, get_translations())
         ctx.scorekeeper_catalog = kept
     return kept[1]
-
-
-def form_messages() -> Translations:
-    """WTForms' own messages ("Not a valid integer value.") in this request's language.
-
-    Flask-WTF loads WTForms' catalog from its file on each request that makes a form (finds
-    the file, reads it and parses every message in Python), and looks it up again on each
-    field's gettext. Issue 37 (the round's end saved by the form, `bench/cost_table.py`'s
-    `round_end` under callgrind, SQLite): FIGURE.
-    """
-    return _form_messages(current_locale())
-
-
-# Not game data: WTForms' catalog, one per language (four, and a few more asked for).
-@lru_cache(maxsize=16)
-def _form_messages(locale: str) -> Translations:
-    return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
 def page_wording(context: Context) -> str | None:

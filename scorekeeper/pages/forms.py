@@ -30,7 +30,7 @@ from wtforms.validators import (
 from wtforms.widgets import HiddenInput
 
 from .. import house_rules
-from ..i18n import form_messages, translate
+from ..i18n import translate
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.bounds import MAX_PLAYERS
 from ..rules.errors import RuleError
@@ -49,16 +49,7 @@ MAX_SEATS = MAX_PLAYERS  # a table seats the most players a rule set allows
 STOCK = "stock"  # the "who went out" choice for a round the stock ended
 
 
-class Form(FlaskForm):
-    """Every form of the pages: Flask-WTF's, with WTForms' messages from the catalog kept per
-    language (i18n.form_messages) rather than loaded for each request."""
-
-    class Meta:
-        def get_translations(self, form: FlaskForm) -> Any:
-            return form_messages()
-
-
-class NewGameForm(Form):
+class NewGameForm(FlaskForm):
     """Rule set, players in seat order, first dealer."""
 
     ruleset = SelectField(
@@ -195,7 +186,7 @@ def round_form(
     (`form.hands[seat]`), the cutter's bonus. `cutter` is the seat, name and bonus of the
     round's cutter, the only one who may earn it."""
 
-    class RoundForm(Form):
+    class RoundForm(FlaskForm):
         went_out = RadioField(
             _l("Who went out?"),
             choices=[SelectChoice(str(seat), name) for seat, name in seats]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 from wtforms import (
     IntegerField,
     RadioField,
@@ -21,7 +22,6 @@ from ..models import TablePlayer
 from ..rules.party_rotation import Rotation
 from ..rules.presets import PRESETS
 from ..tables.party import MOST_PEOPLE, MOST_ROUNDS_PER_SEATING
-from .forms import Form
 from .remembered_rule_sets import saved_here
 
 EVEN = ""  # the tables choice "as even as possible"
@@ -32,7 +32,7 @@ ROTATIONS = {
 }
 
 
-class PartyForm(Form):
+class PartyForm(FlaskForm):
     """Who is here, the rule set, how many tables, how people move."""
 
     people = SelectMultipleField(

@@ -15,7 +15,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.game_state import GameState
 from ..rules.round_entry import RoundEnd, entered_hand
-from .forms import Form, add_hand, hand_tallies, hands_of
+from .forms import add_hand, hand_tallies, hands_of
 from .posted import TOKEN
 from .round_end_form import fill_form
 
@@ -25,7 +25,7 @@ def form_class(seat: int) -> type[FlaskForm]:
     `points_N` and `cards_N` there too. Only the cutter is offered the exact cut; anyone's
     claim is checked by the rules."""
 
-    class SeatHandForm(Form):
+    class SeatHandForm(FlaskForm):
         went_out = StringField(widget=CheckboxInput(), validators=[Optional(), AnyOf([str(seat)])])
         cut_bonus = BooleanField(_l("I cut exactly"))
         number = IntegerField(
