@@ -6,29 +6,36 @@ bench/cost_table.py's saved figures (`--save`; instructions, statements, transac
 requests a table-minute), it puts:
 
 - the server processes' cores: a table-minute's CPU seconds × tables ÷ 60, where a
-  table-minute's CPU is its instructions ÷ this machine's instructions a CPU second, plus a
-  served request's CPU beyond its instructions (gunicorn's parsing, the sockets, the kernel's
-  share) for each of its requests;
+  table-minute's CPU is its instructions ÷ this machine's instructions a CPU second × the
+  spread (what sending a table's requests to several processes, each with its own kept
+  states and regions, multiplies the app's work by), plus a served request's CPU beyond its
+  instructions (gunicorn's parsing, the sockets, the kernel's share, the caches other
+  processes leave cold) for each of its requests;
 - PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, as today
   (every poll reads the game's version and links: one autocommit statement) and with a version
   map shared by every process (not built: polls would then never reach the database);
 - the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
   is needed in front of PostgreSQL.
 
-Measured here, in processes of their own: the instructions a second, from the SQLite
-table-minute played natively (one hash seed, as under callgrind; the median CPU time of
---minutes, time.process_time) against the instructions callgrind counted for the same steps;
-the serving, as the CPU a `scorekeeper serve` process (one gunicorn worker, PostgreSQL)
-spends on an unchanged poll over keep-alive (from /proc; the median of 3 batches of --polls)
-less its instructions. Medians, not least times: the run this checks is as loaded as the
-machine is.
-
-With bench/proxy_tables.py's saved `--tables` run it also puts what the model predicts for
-the requests that run served beside what its server processes spent, and scales the run's
-nginx CPU a table-minute to the 10,000 tables.
+The three, measured: the instructions a second, from the SQLite table-minute played natively
+by one app (one hash seed, as under callgrind; the median CPU time of --minutes,
+time.process_time) against the instructions callgrind counted for the same steps; the spread,
+the same minute played in turn with its requests sent to one of N apps at random (N: the
+run's processes, and MANY for a hosted instance); the serving,
+from bench/proxy_tables.py's saved `--tables` run (`--run`), in which the bare Flask +
+Flask-SQLAlchemy app played its own table-minute (the cost table's bare column: the same 124
+requests, a static page for an unchanged poll, its 56-cell page after a change, a row for a
+change) behind the same recipe at the same rate: its processes' CPU a request less its
+instructions' (the cost table's bare table-minute ÷ 124, at the native rate). That holds what
+serving costs under the run's own conditions (gunicorn and nginx, the sockets, 800 phones at
+once, the caches other processes leave cold) and none of our app's work. Our table-minute in
+the same run is set beside the model's CPU for the requests it served (measured ÷ model), and
+its nginx CPU scaled to the tables. On another machine, the same measurements give its model:
+its instructions a CPU second, its spread, and the bare stack's table-minute served by its
+recipe.
 
 Run: .venv/bin/python bench/capacity.py --costs sqlite.json [--costs postgresql.json]
-[--run tables.json] [--tables 10000]
+[--run tables.json …] [--tables 10000]
 """
 
 from __future__ import annotations
@@ -38,94 +45,99 @@ import json
 import math
 import operator
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from client import HX, unchanged
-from process_cpu import Spent, pids_where, with_environment
 
 MINUTE = "a table-minute (1 writer, 4 changes; 4 phones polling every 2 s)"
-THREADS, POOL_MOST = 8, 15  # `serve`'s threads a process; SQLAlchemy's pool: 5 + 10 overflow
+THREADS = 8  # `serve`'s threads a process: its pool keeps a PostgreSQL connection for each
+POOL_MOST = THREADS + 10  # and SQLAlchemy's overflow opens up to 10 more at a burst
 MAX_CONNECTIONS = 100  # PostgreSQL's default max_connections
 
 
-def minute_cpu_seconds(minutes: int) -> float:
+MANY = 16  # processes that stand for a hosted instance's many (more cost an app's memory each)
+
+
+def minute_cpu_seconds(minutes: int, processes: int) -> tuple[float, float]:
     """The median CPU seconds of one SQLite table-minute played natively, as the cost table
-    plays it (in a child process with the cost table's hash seed)."""
-    command = [sys.executable, __file__, "--child", str(minutes)]
+    plays it (in a child process with the cost table's hash seed): served by one app, and
+    spread over `processes` apps (child)."""
+    command = [sys.executable, __file__, "--child", str(minutes), "--processes", str(processes)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
-    return float(done.stdout.strip().splitlines()[-1])
+    one, spread = done.stdout.strip().splitlines()[-1].split()
+    return float(one), float(spread)
 
 
-def child(minutes: int) -> None:
-    """Print the median CPU seconds of `minutes` counted table-minutes, after one warm."""
+def child(minutes: int, processes: int) -> None:
+    """Print the median CPU seconds of a table-minute served by one app, and of one spread over
+    `processes` apps on the one database, `minutes` of each played in turn (so the machine's
+    load falls on both alike), after each app has served one warm minute alone.
+
+    Spread, each request goes to an app picked at random, as nginx and the kernel spread a
+    table's requests over served processes: each app keeps its own derived states and regions
+    (kept.py), so a change's next requests that reach another app derive them again.
+    """
     from cost_table import our_steps
-    from request_costs import ROOT, app_on
+    from request_costs import ROOT, TestClientHTTP, app_on
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as folder:
-        app, counter = app_on(ROOT, f"sqlite:///{Path(folder) / 'capacity.db'}")
-        counter.profiling = False
-        minute = our_steps(app)[MINUTE]
-        spent = []
+        url = f"sqlite:///{Path(folder) / 'capacity.db'}"
+        apps = [app_on(ROOT, url)[0] for _ in range(processes)]
+        pick, send, routes = random.Random(0), TestClientHTTP.send, [apps[0]]
 
-        def count(work: Any) -> Any:
-            started = time.process_time()
-            done = operator.call(work)
-            spent.append(time.process_time() - started)
-            return done
+        def routed(client: Any, *args: Any, **kwargs: Any) -> Any:
+            client.test.application = pick.choice(routes)
+            return send(client, *args, **kwargs)
 
-        minute(0, lambda work: work())
-        for i in range(minutes):
-            minute(i + 1, count)
-    print(statistics.median(spent))
+        TestClientHTTP.send = routed  # type: ignore[method-assign]
+        one, many = (our_steps(apps[0])[MINUTE] for _ in range(2))
+        for app in apps:
+            routes[:] = [app]
+            many(0, lambda work: work())
+        one(0, lambda work: work())
+        spent: dict[bool, list[float]] = {False: [], True: []}
+
+        def counted(spread: bool) -> Any:
+            def count(work: Any) -> Any:
+                started = time.process_time()
+                done = operator.call(work)
+                spent[spread].append(time.process_time() - started)
+                return done
+
+            return count
+
+        for i in range(1, minutes + 1):
+            routes[:] = apps[:1]
+            one(i, counted(False))
+            routes[:] = apps
+            many(i, counted(True))
+    print(statistics.median(spent[False]), statistics.median(spent[True]))
 
 
-def served_poll_seconds(admin_url: str, polls: int) -> float:
-    """CPU seconds one unchanged poll costs a `scorekeeper serve` process (one gunicorn worker
-    on a scratch PostgreSQL database, as the proxy recipe's settings), polled over one
-    keep-alive connection: the app's work and gunicorn's (parsing, sockets, the kernel's); the
-    median of 3 batches of `polls`, after one warm."""
-    from client import Client, Phone
-    from proxy_tables import PREFIX_SETTING, migrate, new_game, ours
-    from run import scratch_databases
-
-    from tools.nginx_proxy import scorekeeper
-
-    prefix = f"bench-{uuid.uuid4().hex}"
-    with scratch_databases("postgresql", ["served"], admin_url) as urls:
-        settings = {**ours(urls["served"], prefix), "SCOREKEEPER_WORKERS": "1"}
-        migrate(settings)
-        with scorekeeper(settings, quiet=True) as port:
-            phone = Phone(Client(port), new_game(port).removeprefix("/scores"))
-            phone.open()
-            spent = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
-            batches = []
-            for batch in range(4):  # the first warms
-                spent.start()
-                for _ in range(polls):
-                    if not unchanged(phone.client.get(phone.poller, HX)):
-                        raise SystemExit("a served poll found a change")
-                spent.stop()
-                batches += [spent.seconds / polls] if batch else []
-    return statistics.median(batches)
+def serving_seconds(run: dict[str, Any], bare: dict[str, Any], per_second: float) -> float:
+    """A served request's CPU seconds beyond its instructions: the run's bare table-minutes'
+    CPU a request, less their instructions' (`bare`: the cost table's bare table-minute)."""
+    instructions = bare["instructions"] / bare["requests"] / per_second
+    return float(run["bare servers cpu"] / run["bare requests"] - instructions)
 
 
 def model(
-    costs: dict[str, Any], per_second: float, serving: float, tables: int
+    costs: dict[str, Any], per_second: float, serving: float, tables: int, spread: float = 1.0
 ) -> dict[str, float]:
-    """What `tables` live tables need on this database, by the cost table's figures and a
-    served request's CPU beyond its instructions (`serving`, seconds)."""
+    """What `tables` live tables need on this database, by the cost table's figures, a served
+    request's CPU beyond its instructions (`serving`, seconds) and what spreading a table over
+    the processes multiplies its app's work by (`spread`)."""
     ours = costs["ours"][MINUTE]
-    app = ours["instructions"] / per_second  # CPU seconds a table-minute in the app
+    app = ours["instructions"] / per_second * spread  # CPU seconds a table-minute in the app
     cpu = app + ours["requests"] * serving
     cores = tables * cpu / 60
     workers = max(1, math.ceil(cores))
@@ -142,35 +154,50 @@ def model(
 
 
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
-    """Print the model for each database, and the run against it."""
+    """Print the model for each database, and each run against it."""
     found = {c["database"]: c for c in costs}
     instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
-    cpu = minute_cpu_seconds(args.minutes)
+    measured = {
+        processes: minute_cpu_seconds(args.minutes, processes)
+        for processes in sorted({MANY, *(run["workers"] for run in runs)})
+    }
+    cpu = measured[MANY][0]
     per_second = instructions / cpu
     print(f"\n## {args.tables:,} live tables (load {os.getloadavg()[0]:.1f})\n")
     print(
         f"- This machine's core: the SQLite table-minute, {instructions / 1e6:.0f} M "
-        f"instructions (callgrind), took {cpu * 1000:.0f} ms of CPU natively (median of "
-        f"{args.minutes}): {per_second / 1e9:.2f} G instructions a CPU second."
+        f"instructions (callgrind), took {cpu * 1000:.0f} ms of CPU natively served by one app "
+        f"(median of {args.minutes}): {per_second / 1e9:.2f} G instructions a CPU second."
     )
-    serving = 0.0
-    if "postgresql" in found:
-        served = served_poll_seconds(args.postgres_url, args.polls)
-        poll = found["postgresql"]["ours"]["unchanged poll of a game page"]["instructions"]
-        serving = served - poll / per_second
+    spread = {processes: many / one for processes, (one, many) in measured.items()}
+    print(
+        "- Spread over processes (each request to one of N apps at random, each with its own "
+        "kept states and regions; played in turn with one app), the same table-minute costs "
+        + ", ".join(f"{times:.2f} × ({n} processes)" for n, times in spread.items())
+        + f"; {MANY} stands for a hosted instance's many."
+    )
+    bare = found.get("postgresql", found["sqlite"])["bare"][MINUTE]
+    servings = [serving_seconds(run, bare, per_second) for run in runs]
+    for run, serving in zip(runs, servings, strict=True):
         print(
-            f"- Serving: an unchanged poll served by one gunicorn worker (PostgreSQL, "
-            f"3 × {args.polls} over keep-alive) cost {served * 1e3:.2f} ms of the process's CPU, "
-            f"its instructions in-process {poll / per_second * 1e3:.2f} ms: "
-            f"{serving * 1e3:.2f} ms a request is serving (gunicorn, sockets, the kernel)."
+            f"- Serving: the bare stack's table-minute behind the same nginx ({run['tables']} "
+            f"tables, {run['bare requests']:,} requests, p99 {run['bare p99_ms']:.0f} ms, load "
+            f"{run['bare load when measured']:.1f}) cost "
+            f"{run['bare servers cpu'] / run['bare requests'] * 1e3:.2f} ms of its processes' "
+            f"CPU a request, its instructions "
+            f"{bare['instructions'] / bare['requests'] / per_second * 1e3:.2f} ms: "
+            f"{serving * 1e3:.2f} ms a request is serving."
         )
+    serving = statistics.median(servings) if servings else 0.0
+    if not runs:
+        print("- Serving: not counted (no --run measured it).")
     print(
         "\n| database | CPU a table-minute (app + serving) | requests/s | cores | processes "
         "| PostgreSQL TPS (today / version map) | connections |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name, each in found.items():
-        m = model(each, per_second, serving, args.tables)
+        m = model(each, per_second, serving, args.tables, spread[MANY])
         postgres = name == "postgresql"
         tps = f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}" if postgres else "-"
         most = m["workers"] * POOL_MOST
@@ -182,31 +209,42 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         )
     if "postgresql" not in found:
         return
-    m = model(found["postgresql"], per_second, serving, args.tables)
+    m = model(found["postgresql"], per_second, serving, args.tables, spread[MANY])
     pooled = m["connections"] > MAX_CONNECTIONS
     print(
         f"\nPgBouncer: {'needed' if pooled else 'not needed'}: {m['workers']} processes × "
-        f"{THREADS} threads hold {m['connections']:,} connections (up to {POOL_MOST} each) "
+        f"{THREADS} threads keep {m['connections']:,} connections (up to {POOL_MOST} each) "
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
-    for run in runs:
-        compare(run, found["postgresql"], per_second, serving, m, args.tables)
+    ratios = [
+        compare(run, found["postgresql"], per_second, each, spread[run["workers"]], m, args.tables)
+        for run, each in zip(runs, servings, strict=True)
+    ]
+    if ratios:
+        shown = ", ".join(f"{ratio:.2f}" for ratio in ratios)
+        print(
+            f"\nServer CPU, measured ÷ model: {shown} (load {os.getloadavg()[0]:.1f} at the end)."
+        )
 
 
 def compare(
     run: dict[str, Any], costs: dict[str, Any], per_second: float, serving: float,
-    m: dict[str, float], tables: int,
-) -> None:  # fmt: skip
-    """The run's CPU and transactions against the model's for the requests it served."""
+    spread: float, m: dict[str, float], tables: int,
+) -> float:  # fmt: skip
+    """The run's CPU and transactions against the model's for the requests it served (with
+    its own serving, and spread over its processes); measured ÷ model of the CPU."""
     ours = costs["ours"][MINUTE]
     minutes = run["requests"] / ours["requests"]  # table-minutes the run served
-    predicted = minutes * (ours["instructions"] / per_second + ours["requests"] * serving)
+    app = ours["instructions"] / per_second * spread
+    predicted = minutes * (app + ours["requests"] * serving)
     measured = run["servers cpu"]
     transactions = minutes * ours["transactions"]
     offered = run["tables"] * run["phones"] / 2 + run["tables"] / 15  # requests a second
     print(
         f"\n### The run: {run['tables']} tables of {run['phones']} phones behind nginx, "
-        f"{run['seconds']:.0f} s (load {run['load']:.1f})\n"
+        f"{run['workers']} processes, "
+        f"{run['seconds']:.0f} s (load {run['load at start']:.1f} at the run's start, "
+        f"{run['load when measured']:.1f} as measured, {run['load']:.1f} at the end)\n"
     )
     print("| | model | measured | measured ÷ model |")
     print("| --- | --- | --- | --- |")
@@ -223,8 +261,8 @@ def compare(
         f"| PostgreSQL transactions | {transactions:,.0f} | {run['transactions']:,.0f} | "
         f"{run['transactions'] / transactions:.2f} |"
     )
-    if "sessions" in run:
-        print(f"| PostgreSQL sessions opened | 0 | {run['sessions']} | |")
+    print(f"| PostgreSQL sessions opened | 0 | {run['sessions']:.0f} | |")
+    print(f"| nginx's upstream connections closed | 0 | {run['upstream closes']:.0f} | |")
 
     def cores(cpu: float) -> str:
         """Cores for `tables` tables, at cpu seconds over the run's table-minutes."""
@@ -239,10 +277,11 @@ def compare(
         )
     )
     print(
-        f"\nThe run's CPU a table-minute served: {per_minute}. Scaled to {tables:,} tables: "
-        f"server processes {cores(measured)} cores (the model: {m['cores']:.1f}), nginx "
-        f"{cores(run['nginx cpu'])}."
+        f"\nThe run's CPU a table-minute served: {per_minute} (the model: "
+        f"{predicted / minutes * 1000:.0f} ms). Scaled to {tables:,} tables: server processes "
+        f"{cores(measured)} cores (the model: {m['cores']:.1f}), nginx {cores(run['nginx cpu'])}."
     )
+    return float(measured / predicted)
 
 
 def main() -> None:
@@ -255,13 +294,12 @@ def main() -> None:
         "--run", type=Path, action="append", default=[], help="proxy_tables.py --tables … --save"
     )
     parser.add_argument("--tables", type=int, default=10_000)
-    parser.add_argument("--minutes", type=int, default=3, help="native table-minutes timed")
-    parser.add_argument("--polls", type=int, default=1000, help="served polls a batch")
-    parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--minutes", type=int, default=10, help="native table-minutes timed")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--processes", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child)
+        child(args.child, args.processes)
         return
     costs = [json.loads(path.read_text()) for path in args.costs if path.exists()]
     if not any(c["database"] == "sqlite" and c["ours"][MINUTE]["instructions"] for c in costs):

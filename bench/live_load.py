@@ -165,7 +165,12 @@ class Scorekeeper:
 
 class Baseline:
     """The bare stack's same table: a static page for a poll, an insert for a change, and the
-    56-cell table read by every phone once after a change, as our phones fetch the regions."""
+    56-cell table read by every phone once after a change, as our phones fetch the regions
+    (`minute`: the cost table's bare table-minute instead: a phone's first poll after a change
+    reads the 56 cells drawn as forms, /page, in place of the static page)."""
+
+    def __init__(self, minute: bool = False) -> None:
+        self.minute = minute
 
     async def open(self, table: Table) -> None:
         """Nothing to load: every phone starts having seen no change."""
@@ -176,10 +181,11 @@ class Baseline:
 
         def poll(index: int) -> Act:
             async def act(late: float) -> None:
-                phone = table.phones[index]
-                status, _body, seconds = await phone.send("GET", f"{table.page}/static-page")
-                if table.pollers[index] != str(table.changes):
-                    table.pollers[index] = str(table.changes)
+                phone, changed = table.phones[index], table.pollers[index] != str(table.changes)
+                table.pollers[index] = str(table.changes)
+                path = "page" if changed and self.minute else "static-page"
+                status, _body, seconds = await phone.send("GET", f"{table.page}/{path}")
+                if changed and not self.minute:
                     status, _body, more = await phone.send("GET", f"{table.page}/table")
                     seconds += more
                 samples.add(seconds, status == 200, late)

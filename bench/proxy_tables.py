@@ -15,14 +15,17 @@ machine's load, which other work on it moves, falls on both alike.
 
 Run: .venv/bin/python bench/proxy_tables.py [--start 25] [--seconds 15] [--most 3200]
 
-`--tables 200` instead plays that many live tables of ours once (`--phones 4`, the cost table's
-table-minute: 4 phones polling every 2 s, one of them changing something every 15 s) for
-`--seconds` after 10 s of warm-up, and measures what the measured part cost in CPU seconds
-read from /proc (bench/process_cpu.py): the `scorekeeper serve` processes and their workers,
-nginx and the client, and PostgreSQL's own count of transactions and sessions
-(pg_stat_database). PostgreSQL's CPU is not read: the pool opens and closes connections all
-along (its 5 kept connections are fewer than a process's 8 threads), and a backend's CPU is
-gone from /proc when it exits; `--save FILE` keeps them for bench/capacity.py.
+`--tables 200` instead plays that many live tables of ours once (`--phones 4`, the cost
+table's table-minute: 4 phones polling every 2 s, one of them changing something every 15 s)
+for `--seconds` after 10 s of warm-up; then as many of the bare stack's (its table-minute, the
+cost table's bare column: a static page for an unchanged poll, its 56-cell page after a
+change, a row for a change) behind the same recipe, after 5 s: bench/capacity.py's serving.
+Each part's cost: CPU seconds read from /proc (bench/process_cpu.py) of the server processes
+and their workers, nginx and the client; PostgreSQL's own count of transactions and sessions
+opened (pg_stat_database); the connections nginx opened to the processes and closed (their
+sockets in TIME_WAIT); the load as it is measured. PostgreSQL's CPU is not read (a backend
+that exits takes its CPU out of /proc). `--save FILE` keeps the figures ("bare …" the bare
+stack's) for bench/capacity.py, with the load at the start and the end.
 Everything listens on 127.0.0.1.
 """
 
@@ -54,11 +57,27 @@ from live_load import PHONES, Baseline, Samples, Scorekeeper, run
 from process_cpu import Spent, pids_where, with_argument, with_descendants, with_environment
 from run import ADMIN_URL, PLAYERS, postgres_reachable, scratch_databases
 
+from scorekeeper.hosting.servers import cores
 from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, server
 
 TARGET_MS = 100.0
 REDIS_URL = "redis://127.0.0.1:6379/0"
+TIME_WAIT = 60.0  # s: Linux's, fixed
 PREFIX_SETTING = "SCOREKEEPER_RATELIMIT_KEY_PREFIX"  # unique a run: finds its server processes
+BARE_RUN = "BENCH_BARE_RUN"  # the same for the bare stack's
+
+
+def closed_to(ports: list[int], seconds: float) -> int:
+    """Connections to these ports on 127.0.0.1 that the connecting side closed within the last
+    `seconds` (< 60): its sockets in TIME_WAIT, which Linux keeps 60 s, with more than
+    60 - seconds of it left (/proc/net/tcp's timer, in 1/100 s)."""
+    wanted = {f"0100007F:{port:04X}" for port in ports}
+    closed = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        left = int(fields[5].split(":")[1], 16) / 100
+        closed += fields[2] in wanted and fields[3] == "06" and left > TIME_WAIT - seconds
+    return closed
 
 
 @dataclass
@@ -81,12 +100,13 @@ class Step:
 
 
 @contextmanager
-def baseline(url: str) -> Iterator[int]:
-    """bench/serve.py's bare app under gunicorn's workers, as `scorekeeper serve` runs ours."""
+def baseline(url: str, run: str = "") -> Iterator[int]:
+    """bench/serve.py's bare app under gunicorn's workers, as `scorekeeper serve` runs ours
+    (`run`: its processes' BARE_RUN, which finds them)."""
     port = free_port()
     command = [sys.executable, str(Path(__file__).parent / "serve.py"), "baseline", str(port), url]
     ready = f"http://127.0.0.1:{port}/static-page"
-    with server(command, ready, quiet=True, BENCH_SERVER="gunicorn"):
+    with server(command, ready, quiet=True, BENCH_SERVER="gunicorn", **{BARE_RUN: run}):
         yield port
 
 
@@ -192,29 +212,67 @@ def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dic
         return search({"Scorekeeper": play_ours, "bare stack": play_bare}, args.start, args.most)
 
 
-def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, float]:
-    """args.tables live tables of ours behind nginx, once; what the measured part cost."""
+def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dict[str, float]:
+    """args.tables live tables of ours behind nginx, then the bare stack's table-minute at the
+    same rate behind the same recipe; what each measured part cost ("bare …" the second's)."""
     prefix = f"bench-{uuid.uuid4().hex}"
-    settings = ours(url, prefix)
+    settings = ours(urls["ours"], prefix)
     migrate(settings)
-    database = urlsplit(url).path.lstrip("/")
-    with ExitStack() as stack, psycopg.connect(args.postgres_url, autocommit=True) as admin:
-        ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
-        proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
-        with ThreadPoolExecutor(8) as pool:
-            pages = list(pool.map(new_game, [ports[i % 2] for i in range(args.tables)]))
+    with psycopg.connect(args.postgres_url, autocommit=True) as admin:
+        with ExitStack() as stack:
+            ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
+            proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
+            with ThreadPoolExecutor(8) as pool:
+                pages = list(pool.map(new_game, [ports[i % 2] for i in range(args.tables)]))
+            servers = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
+            played = Played(args, admin, name_of(urls["ours"]), ports, folder / "ours", servers)
+            found = played(Scorekeeper(), pages, proxy)
+        with ExitStack() as stack:
+            ports = [stack.enter_context(baseline(urls["bare"], prefix)) for _ in range(2)]
+            proxy = urlsplit(stack.enter_context(nginx(ports, folder / "bare", "/static-page")))
+            servers = Spent(lambda: pids_where(with_environment(BARE_RUN, prefix)))
+            played = Played(args, admin, name_of(urls["bare"]), ports, folder / "bare", servers)
+            # 5 s of warm-up, as the search's: it keeps no states to warm, and the run 3 minutes
+            bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0, 5)
+    found.update({f"bare {name}": value for name, value in bare.items()})
+    found["workers"] = 2 * cores()  # the processes serving: `serve`'s workers, two by two
+    return found
 
-        def counted() -> tuple[int, int]:
-            """PostgreSQL's transactions and sessions (connections opened) on the database."""
-            sql = "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database "
-            row = admin.execute(sql + "WHERE datname = %s", (database,)).fetchone()
-            assert row is not None
-            return int(row[0]), int(row[1])
 
-        nginx_folder = str(folder / "ours")
+def name_of(url: str) -> str:
+    """The database a URL names."""
+    return urlsplit(url).path.lstrip("/")
+
+
+@dataclass
+class Played:
+    """Plays live tables through one stack's nginx, measuring CPU (/proc), PostgreSQL's
+    transactions and sessions on `database`, and connections to the stack's ports closed."""
+
+    args: argparse.Namespace
+    admin: psycopg.Connection[tuple[int, int]]
+    database: str
+    ports: list[int]
+    nginx_folder: Path
+    servers: Spent
+
+    def counted(self) -> tuple[int, int]:
+        """PostgreSQL's transactions and sessions (connections opened) on the database."""
+        sql = (
+            "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database WHERE datname = %s"
+        )
+        row = self.admin.execute(sql, (self.database,)).fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    def __call__(
+        self, kind: Scorekeeper | Baseline, pages: list[str], proxy: int, warm: float = 10
+    ) -> dict[str, float]:
+        """One table a page, for `warm` seconds of warm-up and args.seconds measured."""
+        folder = str(self.nginx_folder)
         spent = {
-            "servers": Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix))),
-            "nginx": Spent(lambda: with_descendants(pids_where(with_argument(nginx_folder)))),
+            "servers": self.servers,
+            "nginx": Spent(lambda: with_descendants(pids_where(with_argument(folder)))),
             "client": Spent(lambda: [os.getpid()]),
         }
         marks: dict[str, float] = {}
@@ -222,22 +280,26 @@ def play_tables(args: argparse.Namespace, url: str, folder: Path) -> dict[str, f
         def measuring(on: bool) -> None:
             for each in spent.values():
                 each.start() if on else each.stop()
-            now: dict[str, float] = dict(zip(("transactions", "sessions"), counted(), strict=True))
+            now = dict(zip(("transactions", "sessions"), self.counted(), strict=True))
             now["wall"] = time.monotonic()
+            if on:
+                marks["load when measured"] = os.getloadavg()[0]
             for name, value in now.items():
                 marks[name] = value if on else value - marks[name]
+            if not on:
+                marks["upstream closes"] = closed_to(self.ports, marks["wall"])
 
-        samples = asyncio.run(
-            run(Scorekeeper(), pages, proxy, 10, args.seconds, args.phones, measuring)
-        )
-    found = {f"{name} cpu": each.seconds for name, each in spent.items()}
-    found.update(tables=args.tables, phones=args.phones, seconds=marks["wall"])
-    found.update(requests=len(samples.seconds), errors=samples.errors, p99_ms=samples.p99_ms())
-    late = sorted(samples.late)
-    found.update(transactions=marks["transactions"], sessions=marks["sessions"])
-    found["late_p99_ms"] = late[int(len(late) * 0.99)] * 1000
-    found["server processes"] = spent["servers"].processes
-    return found
+        args = self.args
+        samples = asyncio.run(run(kind, pages, proxy, warm, args.seconds, args.phones, measuring))
+        found = {f"{name} cpu": each.seconds for name, each in spent.items()}
+        found.update(tables=args.tables, phones=args.phones, seconds=marks["wall"])
+        found.update(requests=len(samples.seconds), errors=samples.errors, p99_ms=samples.p99_ms())
+        kept = ("transactions", "sessions", "upstream closes", "load when measured")
+        found.update({name: marks[name] for name in kept})
+        late = sorted(samples.late)
+        found["late_p99_ms"] = late[int(len(late) * 0.99)] * 1000
+        found["server processes"] = spent["servers"].processes
+        return found
 
 
 def ready(args: argparse.Namespace) -> str | None:
@@ -268,14 +330,15 @@ def main() -> None:
         print(f"proxy bench skipped: {reason}")
         return
     if args.tables:
+        started = os.getloadavg()[0]
         print(f"proxy bench: {args.tables} live tables of {args.phones} phones behind nginx; "
-              f"load {os.getloadavg()}")  # fmt: skip
+              f"load {started:.1f}")  # fmt: skip
         with (
-            scratch_databases("postgresql", ["ours"], args.postgres_url) as urls,
+            scratch_databases("postgresql", ["ours", "bare"], args.postgres_url) as urls,
             tempfile.TemporaryDirectory(prefix="proxy-bench-") as folder,
         ):
-            found = play_tables(args, urls["ours"], Path(folder))
-        found["load"] = os.getloadavg()[0]
+            found = play_tables(args, urls, Path(folder))
+        found.update({"load at start": started, "load": os.getloadavg()[0]})
         print("\n".join(f"- {name}: {value:.6g}" for name, value in found.items()))
         if args.save:
             args.save.write_text(json.dumps(found, indent=1))

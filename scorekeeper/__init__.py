@@ -18,11 +18,14 @@ def bundled(folder: str) -> str:
     return str(inside if inside.is_dir() else HERE.parent / folder)
 
 
-def create_app(config: dict[str, object] | None = None, served_on: Sequence[str] = ()) -> Flask:
+def create_app(
+    config: dict[str, object] | None = None, served_on: Sequence[str] = (), threads: int = 0
+) -> Flask:
     """Build the app: configuration, extensions, blueprints.
 
     `served_on`: the host names `scorekeeper serve` listens on, answered besides localhost
-    when no TRUSTED_HOSTS or PUBLIC_URL is set (security.trusted_hosts).
+    when no TRUSTED_HOSTS or PUBLIC_URL is set (security.trusted_hosts); `threads`: the
+    threads it serves with in a process, which PostgreSQL's pool keeps a connection for.
     """
     from . import config as settings
     from .pages.rendering import Templates
@@ -35,7 +38,7 @@ def create_app(config: dict[str, object] | None = None, served_on: Sequence[str]
         static_folder=bundled("static"),
     )
     app.jinja_environment = Templates  # before anything asks for app.jinja_env
-    settings.configure(app, config)
+    settings.configure(app, config, threads)
     Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # it holds every link
 
     from . import (

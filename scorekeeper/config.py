@@ -230,22 +230,28 @@ DEFAULTS: dict[str, Any] = {
 CONNECT_TIMEOUT = 5  # s: then a request without a database answers 503 (error_pages)
 
 
-def _connect_timeout(config: Config) -> None:
+def _postgresql_options(config: Config, threads: int) -> None:
     """PostgreSQL's connections give up after CONNECT_TIMEOUT unless the URL says otherwise: a
-    database machine that stops answering would hold every request until TCP gives up."""
+    database machine that stops answering would hold every request until TCP gives up. A
+    served process's pool keeps a connection for each of its threads: SQLAlchemy's 5 would
+    make the sixth request at once open a connection (a new backend) and close it after."""
     url = str(config["SQLALCHEMY_DATABASE_URI"])
-    if not url.startswith("postgresql") or "connect_timeout=" in url:
+    if not url.startswith("postgresql"):
         return
     options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
-    options["connect_args"] = {
-        "connect_timeout": CONNECT_TIMEOUT,
-        **options.get("connect_args", {}),
-    }
+    if "connect_timeout=" not in url:
+        options["connect_args"] = {
+            "connect_timeout": CONNECT_TIMEOUT,
+            **options.get("connect_args", {}),
+        }
+    if threads and "poolclass" not in options:  # one of the operator's may take no size
+        options.setdefault("pool_size", threads)
     config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
-def configure(app: Flask, overrides: dict[str, object] | None) -> None:
-    """Load defaults, instance/config.py and the environment, then a test's overrides."""
+def configure(app: Flask, overrides: dict[str, object] | None, threads: int = 0) -> None:
+    """Load defaults, instance/config.py and the environment, then a test's overrides; size
+    the database pool for `threads` threads (`serve`'s) when given."""
     app.config.from_mapping(DEFAULTS)
     if overrides is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -253,7 +259,7 @@ def configure(app: Flask, overrides: dict[str, object] | None) -> None:
     app.config.from_mapping(overrides or {})
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app.instance_path))
     app.config["SQLALCHEMY_DATABASE_URI"] = with_psycopg(app.config["SQLALCHEMY_DATABASE_URI"])
-    _connect_timeout(app.config)
+    _postgresql_options(app.config, threads)
     app.config.setdefault("BACKUP_DIR", str(Path(app.instance_path) / "backups"))
     # Counted where every process of this machine counts: workers never multiply a limit.
     app.config.setdefault("RATELIMIT_STORAGE_URI", file_uri(app.instance_path))

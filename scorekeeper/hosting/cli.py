@@ -53,7 +53,8 @@ def run_serve(args: argparse.Namespace) -> int:
     """Migrate unless told not to, then serve with gunicorn's workers or waitress."""
     host = args.host or (lan_address() if args.lan else "127.0.0.1")
     hosts = served_hosts(host)
-    app = create_app(served_on=hosts)  # in this process first: the secret key is made once
+    # In this process first: the secret key is made once.
+    app = create_app(served_on=hosts, threads=args.threads)
     if refused := refused_public_host(app.config):
         print(
             f"SCOREKEEPER_TRUSTED_HOSTS leaves out {refused}, the host of SCOREKEEPER_PUBLIC_URL:"
@@ -77,7 +78,10 @@ def run_serve(args: argparse.Namespace) -> int:
     announce(f"http://{shown}:{args.port}/", args.lan)
     print("\n".join(data_lines(app)))
     sys.stdout.flush()
-    make = (lambda: app) if server == "waitress" else (lambda: create_app(served_on=hosts))
+
+    def make() -> Flask:  # each gunicorn worker its own app, after the fork
+        return app if server == "waitress" else create_app(served_on=hosts, threads=args.threads)
+
     servers.serve(make, host, args.port, args.threads, workers, server)
     return 0
 

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
+from sqlalchemy.pool import NullPool
 
 from scorekeeper import config, create_app
 from scorekeeper.config import PREFIX, SETTINGS
 from scorekeeper.extensions import db
-from scorekeeper.hosting import servers, upgrades
+from scorekeeper.hosting import cli, servers, upgrades
 from scorekeeper.hosting.command_options import parser
 from scorekeeper.models import Game
 from scorekeeper.rate_counts import file_uri
@@ -91,6 +92,46 @@ def test_postgresql_connections_give_up_after_five_seconds(
     options = create_app(PLAIN).config["SQLALCHEMY_ENGINE_OPTIONS"]
     assert options.get("connect_args", {}).get("connect_timeout") == timeout
     assert options["hide_parameters"] is True  # no failed statement's error names a token
+
+
+@pytest.mark.parametrize(
+    ("url", "threads", "kept"),
+    [
+        ("postgresql://u@db.example/scores", 12, 12),
+        ("postgresql://u@db.example/scores", 0, None),  # not `serve`'s: SQLAlchemy's 5
+        ("sqlite:////srv/scores.db", 12, None),  # opening one costs a file, not a backend
+    ],
+)
+def test_a_served_process_keeps_a_postgresql_connection_for_each_thread(
+    clean_environment: pytest.MonkeyPatch, tmp_path: Path, url: str, threads: int, kept: int | None
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    clean_environment.setenv("SCOREKEEPER_DATABASE_URL", url)
+    options = create_app(PLAIN, threads=threads).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert options.get("pool_size") == kept
+
+
+def test_an_operators_own_pool_class_is_left_unsized(
+    clean_environment: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    clean_environment.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://u@db.example/scores")
+    own = {"SQLALCHEMY_ENGINE_OPTIONS": {"poolclass": NullPool}}  # as behind PgBouncer
+    options = create_app({**PLAIN, **own}, threads=8).config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert "pool_size" not in options  # NullPool takes none: the engine would refuse to start
+
+
+def test_serve_sizes_each_processs_pool_for_its_threads(
+    clean_environment: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_environment.setenv("SCOREKEEPER_DATA_DIR", str(tmp_path))
+    clean_environment.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://u@db.example/scores")
+    served: list[Flask] = []
+    clean_environment.setattr(servers, "serve", lambda make, *_: served.append(make()))
+    options = ["serve", "--no-migrate", "--threads", "12", "--workers", "2"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(options) == 0
+    assert [app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_size"] for app in served] == [12]
 
 
 def test_secret_key_signs_the_session_and_stays_text(

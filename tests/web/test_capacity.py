@@ -1,0 +1,133 @@
+"""bench/capacity.py's model against a run, and what bench/proxy_tables.py counts for it."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+from capacity import MINUTE, compare, model, serving_seconds
+from live_load import Baseline, Samples, Table
+from proxy_tables import closed_to
+
+PER_SECOND = 4e9  # instructions a CPU second
+COSTS = {
+    "ours": {
+        MINUTE: {"instructions": 280e6, "requests": 124, "transactions": 136, "poll_reads": 120}
+    },
+    "bare": {MINUTE: {"instructions": 248e6, "requests": 124}},
+}
+
+
+def run_of(bare_ms: float, minute_ms: float, minutes: float) -> dict[str, Any]:
+    """A saved run: the bare stack's table-minutes cost bare_ms each, ours minute_ms."""
+    return {
+        "bare servers cpu": 100 * bare_ms / 1000,
+        "bare requests": 100 * 124,
+        "servers cpu": minutes * minute_ms / 1000,
+        "requests": minutes * 124,
+        "seconds": 45.0,
+        "tables": 200,
+        "phones": 4,
+        "p99_ms": 50.0,
+        "errors": 0,
+        "transactions": minutes * 136,
+        "sessions": 0,
+        "upstream closes": 0,
+        "servers": 0,
+        "nginx cpu": 1.0,
+        "client cpu": 2.0,
+        "workers": 4,
+        "load at start": 1.0,
+        "load when measured": 1.0,
+        "load": 1.0,
+    }
+
+
+def test_serving_is_what_the_bare_stack_served_beyond_its_instructions() -> None:
+    """The bare table-minute's 248 M instructions are 62 ms at 4 G a second: of 124 ms served,
+    62 ms are serving, 0.5 ms a request."""
+    run = run_of(bare_ms=124, minute_ms=0, minutes=1)
+    assert serving_seconds(run, COSTS["bare"][MINUTE], PER_SECOND) == pytest.approx(0.5e-3)
+
+
+def test_a_run_that_costs_what_the_bare_stack_says_is_the_model() -> None:
+    """Each of our 124 requests pays the bare stack's serving (0.5 ms) beside our minute's
+    70 ms of instructions: 132 ms a table-minute."""
+    serving = 0.5e-3
+    minute_ms = 280e6 / PER_SECOND * 1000 + 124 * serving * 1000
+    m = model(COSTS, PER_SECOND, serving, 12_000)
+    assert m["cpu"] * 1000 == pytest.approx(minute_ms)
+    assert m["workers"] == 27 and m["connections"] == 27 * 8  # 26.4 cores
+    run = run_of(bare_ms=124, minute_ms=minute_ms, minutes=150)
+    assert compare(run, COSTS, PER_SECOND, serving, 1.0, m, 12_000) == pytest.approx(1.0)
+    dearer = run_of(bare_ms=124, minute_ms=minute_ms * 1.3, minutes=150)
+    assert compare(dearer, COSTS, PER_SECOND, serving, 1.0, m, 12_000) == pytest.approx(1.3)
+
+
+def test_spread_over_processes_multiplies_the_apps_work_not_the_serving() -> None:
+    """Twice the app's 70 ms (a change's next requests deriving again in each process), the
+    same 62 ms of serving: 202 ms a table-minute."""
+    serving, minute_ms = 0.5e-3, 2 * 70 + 62
+    assert model(COSTS, PER_SECOND, serving, 12_000, spread=2.0)["cpu"] * 1000 == pytest.approx(
+        minute_ms
+    )
+    run = run_of(bare_ms=124, minute_ms=minute_ms, minutes=150)
+    m = model(COSTS, PER_SECOND, serving, 12_000, spread=2.0)
+    assert compare(run, COSTS, PER_SECOND, serving, 2.0, m, 12_000) == pytest.approx(1.0)
+
+
+def test_closed_connections_count_within_the_window_only() -> None:
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        for _ in range(3):
+            client = socket.create_connection(("127.0.0.1", port))
+            accepted, _ = listening.accept()
+            client.close()  # the connecting side closes first: its socket waits in TIME_WAIT
+            time.sleep(0.05)
+            accepted.close()
+        time.sleep(0.2)
+        assert closed_to([port], 30) == 3
+        assert closed_to([port], 0.01) == 0  # closed before the last 10 ms
+        assert closed_to([port + 1], 30) == 0
+
+
+class Phone:
+    """A phone that answers every request 200 and notes what it asked."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, method: str, path: str, *_: Any) -> tuple[int, bytes, float]:
+        self.sent.append(f"{method} {path}")
+        return 200, b"", 0.0
+
+
+def test_the_bare_minute_reads_its_page_once_a_phone_after_a_change() -> None:
+    """As the cost table's bare table-minute: a row posted, then each phone's next poll reads
+    /page in place of the static page, and the one after is static again."""
+    phones = [Phone() for _ in range(2)]
+    table = Table("/scores", phones)  # type: ignore[arg-type]
+    kind = Baseline(minute=True)
+    asyncio.run(kind.open(table))
+    poll, _, change = (act for _, _, act in kind.acts(table, Samples()))
+
+    async def play() -> None:
+        for act in (poll, change, poll, poll):
+            await act(0.0)
+
+    asyncio.run(play())
+    assert phones[0].sent == [
+        "GET /scores/static-page",
+        "POST /scores/items",
+        "GET /scores/page",
+        "GET /scores/static-page",
+    ]
