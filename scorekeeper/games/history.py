@@ -88,8 +88,8 @@ def already_done(game: Game | GameFacts, action_id: str | None) -> bool:
     return done is not None
 
 
-# Statements every change runs, made once with their cache keys: issue 37, a round's end saved
-# by the form (`bench/cost_table.py`, SQLite): FIGURE.
+# Statements every change runs, made once with their cache keys (with database.lock_game_row's
+# and writes.end_round's, the figure there).
 _BUMP = (
     update(Game)
     .where(Game.id == bindparam("game"), Game.version == bindparam("seen"))
@@ -111,8 +111,9 @@ def changes_since(
     one seat.
 
     `game` is read with its lock, so a phone that saw its version has missed nothing and no
-    query is made: issue 37, a round's end saved by the form at the version it was drawn on
-    (both of its checks; `bench/cost_table.py`, SQLite): FIGURE.
+    query is made. Issue 37, a round's end saved by the form at the version it was drawn on
+    (its two checks; `bench/cost_table.py`'s request, cProfile, SQLite): 2 statements and
+    6,636 -> 5,406 function calls (-19 %).
     """
     if version >= game.version:
         return []

@@ -79,8 +79,8 @@ def set_round(record: RoundFacts, **values: Any) -> RoundFacts:
     return replace(record, **frozen)
 
 
-# Made once, its cache key with it: issue 37, a round's end saved by the form
-# (`bench/cost_table.py`, SQLite): FIGURE.
+# Made once, its cache key with it (with database.lock_game_row's and history's, the figure
+# there).
 _ENDED = (
     update(Round)
     .where(Round.id == bindparam("round"))
