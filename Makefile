@@ -102,6 +102,7 @@ test: check translations
 BENCH_ARGS ?= --profile
 COST_ARGS ?=
 BENCH_POSTGRES ?= postgresql://postgres@127.0.0.1:5432/postgres
+BENCH_REDIS ?= redis://127.0.0.1:6379/15
 BENCH_FIGURES ?= $(or $(TMPDIR),/tmp)/scorekeeper-bench-figures
 bench: install translations
 	mkdir -p $(BENCH_FIGURES)
@@ -109,11 +110,14 @@ bench: install translations
 	$(BIN)/python bench/request_costs.py
 	$(BIN)/python bench/cost_table.py $(COST_ARGS) --save $(BENCH_FIGURES)/sqlite.json
 	$(BIN)/python bench/cost_table.py $(COST_ARGS) --database $(BENCH_POSTGRES) --save $(BENCH_FIGURES)/postgresql.json
+	$(BIN)/python bench/cost_table.py $(COST_ARGS) --database $(BENCH_POSTGRES) --version-map $(BENCH_REDIS) \
+		--save $(BENCH_FIGURES)/postgresql-map.json
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
 	$(BIN)/python bench/proxy_tables.py --tables 200 --phones 4 --seconds 45 --save $(BENCH_FIGURES)/tables.json
 	$(BIN)/python bench/capacity.py --costs $(BENCH_FIGURES)/sqlite.json \
-		--costs $(BENCH_FIGURES)/postgresql.json --run $(BENCH_FIGURES)/tables.json
+		--costs $(BENCH_FIGURES)/postgresql.json --costs $(BENCH_FIGURES)/postgresql-map.json \
+		--run $(BENCH_FIGURES)/tables.json
 	$(BIN)/python bench/write_tail.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.

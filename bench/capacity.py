@@ -11,9 +11,10 @@ requests a table-minute), it puts:
   states and regions, multiplies the app's work by), plus a served request's CPU beyond its
   instructions (gunicorn's parsing, the sockets, the kernel's share, the caches other
   processes leave cold) for each of its requests;
-- PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, as today
-  (every poll reads the game's version and links: one autocommit statement) and with a version
-  map shared by every process (not built: polls would then never reach the database);
+- PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, without the
+  version map (every poll reads the game's version and links: one autocommit statement) and
+  with it (SCOREKEEPER_VERSION_MAP_URL: polls never reach the database), measured by a cost
+  table run with `--version-map` (else the polls' reads taken off, marked "not measured");
 - the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
   is needed in front of PostgreSQL.
 
@@ -131,12 +132,21 @@ def serving_seconds(run: dict[str, Any], bare: dict[str, Any], per_second: float
 
 
 def model(
-    costs: dict[str, Any], per_second: float, serving: float, tables: int, spread: float = 1.0
+    costs: dict[str, Any],
+    per_second: float,
+    serving: float,
+    tables: int,
+    spread: float = 1.0,
+    mapped: dict[str, Any] | None = None,
 ) -> dict[str, float]:
     """What `tables` live tables need on this database, by the cost table's figures, a served
     request's CPU beyond its instructions (`serving`, seconds) and what spreading a table over
-    the processes multiplies its app's work by (`spread`)."""
+    the processes multiplies its app's work by (`spread`); `mapped`: the cost table's figures
+    with the version map on, if measured."""
     ours = costs["ours"][MINUTE]
+    with_map = ours["transactions"] - ours["poll_reads"]
+    if mapped is not None:
+        with_map = mapped["ours"][MINUTE]["transactions"]
     app = ours["instructions"] / per_second * spread  # CPU seconds a table-minute in the app
     cpu = app + ours["requests"] * serving
     cores = tables * cpu / 60
@@ -148,14 +158,15 @@ def model(
         "cores": cores,
         "workers": workers,
         "tps": tables * ours["transactions"] / 60,
-        "tps with a version map": tables * (ours["transactions"] - ours["poll_reads"]) / 60,
+        "tps with a version map": tables * with_map / 60,
         "connections": workers * THREADS,
     }
 
 
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
     """Print the model for each database, and each run against it."""
-    found = {c["database"]: c for c in costs}
+    found = {c["database"]: c for c in costs if not c.get("version_map")}
+    mapped = {c["database"]: c for c in costs if c.get("version_map")}
     instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
     measured = {
         processes: minute_cpu_seconds(args.minutes, processes)
@@ -196,10 +207,15 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         "| PostgreSQL TPS (today / version map) | connections |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, each in found.items():
-        m = model(each, per_second, serving, args.tables, spread[MANY])
-        postgres = name == "postgresql"
-        tps = f"{m['tps']:,.0f} / {m['tps with a version map']:,.0f}" if postgres else "-"
+    rows = [(name, each, mapped.get(name)) for name, each in found.items()]
+    rows += [(f"{name} + version map", each, each) for name, each in mapped.items()]
+    for name, each, measured_map in rows:
+        m = model(each, per_second, serving, args.tables, spread[MANY], measured_map)
+        postgres = name.startswith("postgresql")
+        today = "-" if measured_map is each else f"{m['tps']:,.0f}"  # the map's own row: - / …
+        tps = f"{today} / {m['tps with a version map']:,.0f}" if postgres else "-"
+        if postgres and measured_map is None:
+            tps += " (not measured)"
         most = m["workers"] * POOL_MOST
         connections = f"{m['connections']:,} (at most {most:,})" if postgres else "-"
         print(
@@ -209,6 +225,12 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         )
     if "postgresql" not in found:
         return
+
+    def costs_of(run: dict[str, Any]) -> dict[str, Any]:
+        """The cost table a run is modelled by: the map's, if the run served with it."""
+        with_map = mapped.get("postgresql") if run.get("version_map") else None
+        return with_map or found["postgresql"]
+
     m = model(found["postgresql"], per_second, serving, args.tables, spread[MANY])
     pooled = m["connections"] > MAX_CONNECTIONS
     print(
@@ -217,7 +239,7 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
     ratios = [
-        compare(run, found["postgresql"], per_second, each, spread[run["workers"]], m, args.tables)
+        compare(run, costs_of(run), per_second, each, spread[run["workers"]], m, args.tables)
         for run, each in zip(runs, servings, strict=True)
     ]
     if ratios:

@@ -24,10 +24,12 @@ In-process through Flask's test client, this checkout against the bare app, on S
 (`--database postgresql://…`, or BENCH_COST_DATABASE) on a scratch PostgreSQL database per app;
 there callgrind counts the app's process only, not the PostgreSQL server's. Transactions are
 counted as each BEGIN (an engine event) and each unchanged poll's read, which runs outside any
-(autocommit); `--save FILE` keeps the figures for bench/capacity.py.
+(autocommit); `--save FILE` keeps the figures for bench/capacity.py. `--version-map URL` runs
+ours with unchanged polls answered from that Redis (SCOREKEEPER_VERSION_MAP_URL).
 
 Run: .venv/bin/python bench/cost_table.py [--requests 2] [--no-instructions]
 [--database sqlite|postgresql://postgres@127.0.0.1:5432/postgres] [--save FILE]
+[--version-map redis://127.0.0.1:6379/15]
 `make bench` counts 2 requests a row (a table-minute: 1), a few minutes under callgrind on two
 cores; `--requests 10` gives figures to within about 1 %.
 """
@@ -48,7 +50,16 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 from client import HX, Phone, unchanged
-from request_costs import ROOT, Counter, TestClientHTTP, app_on, play_minute, set_up_game
+from request_costs import (
+    ROOT,
+    VERSION_MAP_HELP,
+    Counter,
+    TestClientHTTP,
+    app_on,
+    play_minute,
+    set_up_game,
+    use_version_map,
+)
 from run import postgres_reachable, scratch_databases
 
 Count = Callable[[Callable[[], Any]], Any]  # runs the counted part of a step
@@ -274,8 +285,8 @@ def _totals(out: Path, expected: int) -> list[int]:
 def table(ours: dict[str, Side], bare: dict[str, Side]) -> str:
     """The cost table in Markdown: ratio = bare ÷ ours (1.0: as cheap as the bare stack)."""
     lines = [
-        "| request | ours | bare | ratio | statements (ours / bare) |",
-        "| --- | --- | --- | --- | --- |",
+        "| request | ours | bare | ratio | statements (ours / bare) | transactions (ours / bare) |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for row in ROWS:
         mine, theirs = ours[row], bare[row]
@@ -285,8 +296,19 @@ def table(ours: dict[str, Side], bare: dict[str, Side]) -> str:
         else:
             cells = ["-", "-", "-"]
         counts = f"{mine.statements:g} / {theirs.statements:g}"
-        lines.append(f"| {row} | {' | '.join(cells)} | {counts} |")
+        begun = f"{mine.transactions:g} / {theirs.transactions:g}"
+        lines.append(f"| {row} | {' | '.join(cells)} | {counts} | {begun} |")
     return "\n".join(lines)
+
+
+def redis_reachable(url: str) -> bool:
+    """Whether a Redis server answers at this URL."""
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except (redis.RedisError, OSError):
+        return False
 
 
 def main() -> None:
@@ -301,16 +323,21 @@ def main() -> None:
         "on which a scratch database is made for each app and dropped",
     )
     parser.add_argument("--save", type=Path, help="write the figures here as JSON")
+    parser.add_argument("--version-map", metavar="URL", help=VERSION_MAP_HELP)
     parser.add_argument("--child", choices=("ours", "bare"), help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.child, args.url, args.requests)))
         return
+    use_version_map(args.version_map)
     callgrind = not args.no_instructions
     kind = "sqlite" if args.database == "sqlite" else "postgresql"
     if kind == "postgresql" and not postgres_reachable(args.database):
         print(f"cost table skipped: PostgreSQL is not reachable at {args.database}")
+        return
+    if args.version_map and not redis_reachable(args.version_map):
+        print(f"cost table skipped: Redis is not reachable at {args.version_map}")
         return
     with scratch_databases(kind, ["ours", "bare"], args.database) as urls:
         sides = {
@@ -319,13 +346,15 @@ def main() -> None:
         }
     how = "callgrind instructions" if callgrind else "statements only"
     name = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}[kind]
-    print(f"\n## Cost a request ({name}, {args.requests} counted a row, {how})\n")
+    mapped = ", version map on" if args.version_map else ""
+    print(f"\n## Cost a request ({name}, {args.requests} counted a row, {how}{mapped})\n")
     print(table(sides["ours"], sides["bare"]), flush=True)
     if args.save:
         saved = {
             side: {row: fig._asdict() for row, fig in rows.items()} for side, rows in sides.items()
         }
-        args.save.write_text(json.dumps({"database": kind, **saved}, indent=1))
+        found = {"database": kind, "version_map": bool(args.version_map), **saved}
+        args.save.write_text(json.dumps(found, indent=1))
 
 
 if __name__ == "__main__":

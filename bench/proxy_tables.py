@@ -1,7 +1,7 @@
 """`make bench`, the proxy recipe: how many live tables two processes behind nginx hold.
 
 Two `scorekeeper serve` processes (gunicorn's workers, one per core each) on one PostgreSQL
-database, rate limits on Redis, behind nginx under /scores/ exactly as tests/hosting/
+database, rate limits and the version map on Redis, behind nginx under /scores/ exactly as
 test_proxy.py serves them (tools/nginx_proxy.py: deploy/nginx's own files); beside them the
 bare Flask + Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of
 gunicorn's workers behind the same nginx, on its own PostgreSQL database. A live table is 6
@@ -118,6 +118,9 @@ def ours(url: str, prefix: str) -> dict[str, str]:
         "SCOREKEEPER_PROXY_HOPS": "1",
         "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
         PREFIX_SETTING: prefix,
+        # Unchanged polls answered from Redis (docs/HOSTING.md), under this run's own keys.
+        "SCOREKEEPER_VERSION_MAP_URL": REDIS_URL,
+        "SCOREKEEPER_VERSION_MAP_PREFIX": f"{prefix}:v:",
         "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
         "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
         "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
@@ -236,6 +239,7 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
             bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0, 5)
     found.update({f"bare {name}": value for name, value in bare.items()})
     found["workers"] = 2 * cores()  # the processes serving: `serve`'s workers, two by two
+    found["version_map"] = 1  # ours served with it: bench/capacity.py compares the map's costs
     return found
 
 

@@ -163,7 +163,12 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     from scorekeeper.extensions import db
     from scorekeeper.unchanged_poll import UnchangedPoll
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
+    # The version map (--version-map, read from the environment) under this run's own keys,
+    # which expire after it.
+    prefix = f"bench:{os.getpid()}:{time.time_ns()}:"
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "VERSION_MAP_PREFIX": prefix}
+    )
     with app.app_context():
         upgrade()
         engine = db.engine
@@ -182,6 +187,15 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
 
     reader.fetch = fetch_and_count
     return app, counter
+
+
+VERSION_MAP_HELP = "answer unchanged polls from this Redis (SCOREKEEPER_VERSION_MAP_URL)"
+
+
+def use_version_map(url: str | None) -> None:
+    """Turn the version map on for the measured processes (they read the environment)."""
+    if url:
+        os.environ["SCOREKEEPER_VERSION_MAP_URL"] = url
 
 
 def set_up_game(app: Any, at_table: bool = False) -> tuple[TestClientHTTP, str, str, int]:
@@ -309,7 +323,12 @@ def measure_tree(
         counter.reset()
         for i in range(times):
             step(times + i, counter)
-        found[name] = (counter.statements / times, counter.calls / times, counter.kept)
+        found[name] = (
+            counter.statements / times,
+            counter.calls / times,
+            counter.transactions / times,
+            counter.kept,
+        )
         counter.reset()  # the next warm-up is not this scenario's
     return found
 
@@ -334,10 +353,10 @@ def child(args: argparse.Namespace) -> None:
     """Measure one tree on one database and print its figures as JSON (and a profile's top)."""
     only = (args.scenario,) if args.only else ()
     found = measure_tree(Path(args.child), args.url, args.requests, args.minutes, only)
-    figures = {name: [statements, calls] for name, (statements, calls, _p) in found.items()}
+    figures = {name: list(counts[:3]) for name, counts in found.items()}
     print(json.dumps(figures))
     if args.top:
-        print(top(found[args.scenario][2], args.top), file=sys.stderr)
+        print(top(found[args.scenario][3], args.top), file=sys.stderr)
 
 
 def run_child(
@@ -393,6 +412,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=0, help="print this many functions")
     parser.add_argument("--instructions", action="store_true", help="callgrind: --scenario")
     parser.add_argument("--scenario", default="score sheet", choices=SCENARIOS)
+    parser.add_argument("--version-map", metavar="URL", help=VERSION_MAP_HELP)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
@@ -400,6 +420,7 @@ def main() -> None:
     if args.child:
         child(args)
         return
+    use_version_map(args.version_map)
     trees = {str(Path(t).resolve()): Path(t).resolve() for t in args.tree}
     if args.before:
         trees = {args.before: export_tree(args.before), **trees}
@@ -427,18 +448,21 @@ def main() -> None:
 def print_table(kind: str, figures: dict[str, dict[str, list[float]]], args: Any) -> None:
     """Statements and function calls a request, a column pair per tree."""
     labels = [re.sub(r".*/", "", label) for label in figures]
-    print(f"\n## {kind}: {args.requests} requests a scenario, {args.minutes} table-minutes\n")
+    mapped = ", version map on" if args.version_map else ""
+    print(
+        f"\n## {kind}: {args.requests} requests a scenario, {args.minutes} table-minutes{mapped}\n"
+    )
     print(
         "| scenario | "
-        + " | ".join(f"{label} statements | {label} calls" for label in labels)
+        + " | ".join(f"{n} statements | {n} transactions | {n} calls" for n in labels)
         + " |"
     )
-    print("| --- |" + " --- | --- |" * len(labels))
+    print("| --- |" + " --- | --- | --- |" * len(labels))
     for name in SCENARIOS:
         cells = []
         for counts in figures.values():
-            statements, calls = counts[name]
-            cells += [f"{statements:.1f}", f"{calls:,.0f}"]
+            statements, calls, transactions = counts[name]
+            cells += [f"{statements:.1f}", f"{transactions:.1f}", f"{calls:,.0f}"]
         print(f"| {name} | " + " | ".join(cells) + " |", flush=True)
 
 

@@ -51,6 +51,7 @@ def create_app(
         rate_limits,
         security,
         unchanged_poll,
+        version_map,
     )
     from .extensions import csrf, db, htmx, migrate
     from .hosting import access_log, health, schema
@@ -61,6 +62,7 @@ def create_app(
     csrf.init_app(app)
     htmx.init_app(app)
     i18n.init_app(app)
+    version_map.init_app(app)
     unchanged_poll.init_app(app)  # before security: inside its ProxyFix
     access_log.init_app(app)  # inside ProxyFix: it logs the path with the proxy's prefix
     security.init_app(app, served_on)

@@ -61,6 +61,7 @@ SETTINGS = (
     Setting("RATELIMIT_LINK_MISSES", "RATELIMIT_LINK_MISSES"),
     Setting("RATELIMIT_SEAT_WRITES", "RATELIMIT_SEAT_WRITES"),
     Setting("RATELIMIT_LINK_REPLACEMENTS", "RATELIMIT_LINK_REPLACEMENTS"),
+    Setting("VERSION_MAP_URL", "VERSION_MAP_URL"),
     Setting("ACCESS_LOG", "ACCESS_LOG", flag),
     Setting("BACKUP_DIR", "BACKUP_DIR"),
     Setting("HOST", None),
@@ -182,7 +183,10 @@ def _require_extras(config: Mapping[str, Any]) -> None:
     needs = {
         "postgres": str(config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql")
         and find_spec("psycopg") is None,
-        "redis": str(config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss"))
+        "redis": (
+            str(config["RATELIMIT_STORAGE_URI"]).startswith(("redis", "rediss"))
+            or bool(config.get("VERSION_MAP_URL"))
+        )
         and find_spec("redis") is None,
     }
     for extra, missing in needs.items():

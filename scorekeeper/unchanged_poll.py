@@ -6,7 +6,10 @@ it is given here, in front of the Flask app, from one driver statement. Anything
 version, a link that opens nothing, a client past its link-miss limit, a malformed URL) goes on
 to Flask, which answers it exactly as before, so refusals and their counting stay in one place.
 A seat page's poll (/s/…/version) is answered the same way, its link compared with the game's
-live seat links (a replaced one goes on to Flask, which answers 410).
+live seat links (a replaced one goes on to Flask, which answers 410). With the version map on
+(version_map.py, SCOREKEEPER_VERSION_MAP_URL) the answer comes from Redis and sends no statement;
+the database is read only where the map cannot say (no entry yet, a change on its way, Redis
+out of reach), and what it answers fills the map.
 
 Measured (issue 19 step 6, 2026-12-04, `.venv/bin/python bench/run.py --before nopoll --routes
 poll --pairs 20 --requests 100`, three runs; nopoll = this tree with the poll left to Flask's
@@ -28,12 +31,14 @@ from flask import Flask
 from sqlalchemy import Engine, and_, bindparam, select
 from sqlalchemy.exc import DBAPIError
 
+from . import version_map
 from .extensions import db
 from .games.seat_links import matching_seat
 from .link_tokens import role_of
 from .models import LARGEST_INTEGER, Game, SeatLink
 from .pages.rendering import UNCHANGED_HEADERS
 from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
+from .version_map import Fence, VersionMap
 
 POLL_PATH = re.compile(r"/([gs])/(\d+)/([^/]+)/version")
 LINKS_AND_VERSION = select(Game.version, Game.edit_token, Game.view_token).where(
@@ -70,6 +75,7 @@ class UnchangedPoll:
         self.app = app
         self.inner = inner
         self.reader: LinksReader | None = None
+        self.shared: VersionMap | None = app.extensions.get(version_map.KEY)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET" and self._unchanged(environ):
@@ -88,13 +94,28 @@ class UnchangedPoll:
         misses = self.app.extensions.get(LINK_MISSES)
         if misses is not None and not misses.allows(environ.get("REMOTE_ADDR") or "127.0.0.1"):
             return False  # Flask answers 429
-        game_id, token = int(match[2]), match[3]
-        if match[1] == "s":
+        game_id, token, kind = int(match[2]), match[3], match[1]
+        fence = None
+        if self.shared is not None:
+            said, fence = self.shared.look(game_id, kind, token, int(seen))
+            if said is not None:
+                return said
+        if kind == version_map.SEAT:
             rows = self.links_reader().seat_links(game_id)
             live = [(0, row[1]) for row in rows or () if row[1] is not None]
+            if fence is not None and rows:
+                self.fill(fence, game_id, rows[0][0], kind, [each for _seat, each in live])
             return bool(rows) and rows[0][0] == int(seen) and matching_seat(token, live) is not None
         row = self.links_reader().read(game_id)
+        if fence is not None and row is not None:
+            self.fill(fence, game_id, row.version, kind, [row.edit_token, row.view_token])
         return row is not None and row.version == int(seen) and role_of(row, token) is not None
+
+    def fill(self, fence: Fence, game_id: int, version: int, kind: str, links: list[str]) -> None:
+        """What the database answered, into the map for the next poll (if no change came since
+        the map was asked)."""
+        if self.shared is not None:
+            self.shared.fill(game_id, fence, version, kind, version_map.digest(links))
 
     def links_reader(self) -> LinksReader:
         """The reader on the app's engine, made once (Flask-SQLAlchemy hands it out in an app

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
+from .. import version_map
 from ..extensions import db
 from ..models import Change, Game, utcnow
 from ..rules.game_facts import GameFacts, RoundFacts
@@ -77,6 +78,7 @@ def write(
     moved = connection.execute(_BUMP, {"game": game_id, "seen": version, "to": bumped, "at": now})
     if moved.rowcount != 1:
         raise RuntimeError(f"game {game_id} is no longer at version {version}")
+    version_map.moving(game_id, bumped, (version_map.GAME,) if kind == "rotate_link" else ())
     return bumped, now
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import insert, select, update
 
+from .. import version_map
 from ..database import lock_game_row
 from ..extensions import db
 from ..link_tokens import REPLACED, LinkRefused, new_token
@@ -114,5 +115,6 @@ def rotate(game_id: int, seat: int) -> str:
     db.session.execute(
         insert(SeatLink), [{"game_id": game_id, "seat": seat, "token": token, "created_at": now}]
     )
+    version_map.moving(game_id, None, (version_map.SEAT,))
     db.session.commit()
     return token

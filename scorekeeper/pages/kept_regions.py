@@ -22,10 +22,10 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from flask import g, render_template, request
+from flask import current_app, g, render_template, request
 from flask_babel import get_timezone
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..i18n import current_locale
 from ..kept import Key, keep_region, region_of
@@ -34,7 +34,9 @@ from ..rules.game_state import GameState
 READS = frozenset({"GET", "HEAD"})
 Context = Callable[[], dict[str, Any]]
 # Escaped text never holds a "<", so no name typed at the table can forge a mark.
-CSRF_MARK, ACTION_MARK = "<!--sk:csrf-->", "<!--sk:action-->"
+CSRF_MARK, ACTION_MARK, BACK_MARK = "<!--sk:csrf-->", "<!--sk:action-->", "<!--sk:back-->"
+FRAMES = "scorekeeper.kept_frames"  # app.extensions' {(template, language, theme, root): HTML}
+MOST_FRAMES = 64  # five languages, three themes, the script roots the proxy may send
 KEEPING = "keeping_region"  # g's flag while a region to keep renders
 OUT_OF_BAND = ' hx-swap-oob="true"'  # on a region's root, its first attribute of the kind
 
@@ -55,11 +57,7 @@ def region(
     said = _said(name, part) if committed or request.method in READS else None
     html = region_of(state.facts, said) if said is not None else None
     if html is None:
-        setattr(g, KEEPING, True)
-        try:
-            html = render_template(name, state=state, **(context() if context else {}))
-        finally:
-            setattr(g, KEEPING, False)
+        html = _drawn_to_keep(name, state=state, **(context() if context else {}))
         if said is not None:
             keep_region(state.facts, said, html)
     return Markup(_filled(html))
@@ -84,6 +82,54 @@ def live_region(
     rest = context or dict
     html = region(name, state, ("live", part), lambda: {**rest(), "oob": True}, committed)
     return html if oob else Markup(html.replace(OUT_OF_BAND, "", 1))
+
+
+def page_part(name: str, state: GameState) -> Markup:
+    """A part of the round screen that is no live region but shows nothing of the phone's own
+    (the arbiter, the checker, the keeper's choice of seat): kept like one, as the page's.
+
+    Measured (issue 37 step 3, callgrind as `bench/cost_table.py` counts, SQLite, 2026-12-05):
+    the round screen 17.8M -> 14.1M instructions a request (-21 %; the checker alone 2.5M);
+    its links, poller and end-of-round link kept too (their URLs built once a version), 13.5M
+    -> 12.9M (-4.2 %, with the same function: kept as one with the rest).
+    """
+    return region(name, state, "page")
+
+
+def frame_part(name: str, theme: str) -> Markup:
+    """A part of every page's frame (the top bar's language and theme switches), the same on
+    every page in a language, theme and script root: kept per app by those, with marks for
+    the CSRF token and the page the switches come back to, filled for each answer.
+
+    Measured (issue 37 step 3, callgrind as `bench/cost_table.py` counts, SQLite,
+    2026-12-05, taken out of the finished step): the round screen 12.55M -> 11.89M
+    instructions a request (-5.3 %), the score sheet 11.93M -> 11.18M (-6.3 %).
+    """
+    key = (name, current_locale(), theme, request.script_root)
+    kept: dict[tuple[str, ...], str] = current_app.extensions[FRAMES]
+    html = kept.get(key)
+    if html is None:
+        html = _drawn_to_keep(name)
+        if len(kept) < MOST_FRAMES:
+            kept[key] = html
+    back = request.full_path if request.query_string else request.path
+    return Markup(_filled(html).replace(BACK_MARK, escape(back)))
+
+
+def back_here() -> str:
+    """The page a frame's form comes back to: this one; a mark in a frame being kept."""
+    if g.get(KEEPING):
+        return Markup(BACK_MARK)
+    return request.full_path if request.query_string else request.path
+
+
+def _drawn_to_keep(name: str, **context: Any) -> str:
+    """A template drawn with marks for what each answer fills in."""
+    setattr(g, KEEPING, True)
+    try:
+        return render_template(name, **context)
+    finally:
+        setattr(g, KEEPING, False)
 
 
 def new_action_id() -> str:

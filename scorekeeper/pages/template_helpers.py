@@ -22,7 +22,16 @@ from ..rules.ruleset import Contract, RuleSet
 from ..rules.sheet_words import buy_call, set_name, worded
 from .charts import running_chart
 from .home import current_theme
-from .kept_regions import live_region, new_action_id, region_csrf_token
+from .kept_regions import (
+    FRAMES,
+    back_here,
+    frame_part,
+    live_region,
+    new_action_id,
+    page_part,
+    region_csrf_token,
+)
+from .live import poller
 from .next_game import next_game_url
 from .table_door import TABLES
 
@@ -113,12 +122,22 @@ def table_url(table_id: int | None) -> str | None:
     return None if token is None else url_for("table.show", table_id=table_id, token=token)
 
 
+def round_poller(page: str, state: GameState) -> Markup:
+    """The round screen's poller, kept like its regions (pages/live.poller)."""
+    return Markup(poller(page, state))
+
+
 def init_app(app: Flask) -> None:
     """Make the helpers the templates use available to them."""
+    app.extensions[FRAMES] = {}
     app.jinja_env.globals.update(
         new_action_id=new_action_id,
         region_csrf_token=region_csrf_token,
         live_region=live_region,
+        page_part=page_part,
+        frame_part=frame_part,
+        back_here=back_here,
+        round_poller=round_poller,
         can_edit=can_edit,
         hand_text=hand_text,
         qr_svg=qr_svg,

@@ -10,6 +10,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 import cost_table
 
+from tests.web.test_version_map import REDIS, redis_up
+
 
 @pytest.fixture(scope="module")
 def sides(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, float]]]:
@@ -42,6 +44,21 @@ def test_a_table_minute_reaches_the_database_once_a_poll(database_url: str) -> N
     assert minute["transactions"] == 120 + 4 + 3 * 4  # the taps; each watcher's poll after one
 
 
+@pytest.mark.storage
+def test_with_the_version_map_a_table_minutes_polls_never_reach_the_database(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the 16 requests that change something or follow a change: 2,667 transactions a
+    second for 10,000 tables (bench/capacity.py)."""
+    if not redis_up(REDIS):
+        pytest.skip(f"no Redis at {REDIS}: the version map's table-minute is not measured")
+    monkeypatch.setenv("SCOREKEEPER_VERSION_MAP_URL", REDIS)  # as --version-map sets it
+    minute = cost_table.measure("ours", database_url, requests=1)[cost_table.MINUTE]
+    assert minute["requests"] == 124
+    assert minute["poll_reads"] == 0
+    assert minute["transactions"] == 4 + 3 * 4
+
+
 def test_the_table_gives_each_row_its_ratio(
     sides: dict[str, dict[str, dict[str, float]]],
 ) -> None:
@@ -53,7 +70,10 @@ def test_the_table_gives_each_row_its_ratio(
     ours["score sheet"] = cost_table.Side(4e6, 1)
     bare["score sheet"] = cost_table.Side(2e6, 1)
     lines = cost_table.table(ours, bare).splitlines()
-    assert lines[0] == "| request | ours | bare | ratio | statements (ours / bare) |"
+    header = (
+        "| request | ours | bare | ratio | statements (ours / bare) | transactions (ours / bare) |"
+    )
+    assert lines[0] == header
     assert len(lines) == 2 + len(cost_table.ROWS)
-    assert "| score sheet | 4 M | 2 M | **0.50** | 1 / 1 |" in lines
+    assert "| score sheet | 4 M | 2 M | **0.50** | 1 / 1 | 0 / 0 |" in lines
     assert lines[2].startswith("| unchanged poll of a game page | - | - | - | ")

@@ -139,3 +139,90 @@ def test_a_kept_regions_forms_post_without_javascript_and_not_without_the_token(
     without = {name: value for name, value in fields.items() if name != "csrf_token"}
     assert phone.post(f"{game}/buys", data={**without, "seat": "2"}).status_code == 400
     assert changes(guarded_app) == 2  # the game's start and the one buy
+
+
+# The parts of the round screen kept like its live regions, though none is one (page_part).
+PAGE_PARTS = ("games/_arbiter.html", "games/_checker.html", "games/_keeper_seat.html")
+
+
+@contextmanager
+def drawn(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The templates the app draws while the block runs, included ones too."""
+    names: list[str] = []
+    get_template = app.jinja_env.get_template
+
+    def record(name: Any, *args: Any, **kwargs: Any) -> Any:
+        names.append(str(name))
+        return get_template(name, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(app.jinja_env, "get_template", record)
+        yield names
+
+
+def test_the_round_screen_at_a_kept_version_draws_none_of_its_parts(
+    app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    with drawn(app, monkeypatch) as first_names:
+        first = table.page()
+    with drawn(app, monkeypatch) as names:
+        again = table.page()
+    assert set(PAGE_PARTS) <= set(first_names)
+    assert not set(PAGE_PARTS) & set(names), names  # served as kept
+    assert strip_tokens(again) == strip_tokens(first)
+    assert 'id="arbiter"' in again and 'id="checker"' in again and 'id="keeper-seat"' in again
+
+
+def test_the_keepers_own_seat_is_no_other_phones(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    other = app.test_client()
+    other.get(table.url)  # keeps the seat choice, as every phone of the link sees it
+    table.client.post(f"{table.url}/keeper-seat", data={"seat": "1"})
+    for _ in range(2):
+        ours, theirs = table.page(), other.get(table.url).get_data(as_text=True)
+        assert 'data-testid="not-playing"' in ours and 'data-testid="i-am-1"' not in ours
+        assert 'data-testid="not-playing"' not in theirs and 'data-testid="i-am-1"' in theirs
+
+
+def test_every_form_of_a_kept_page_carries_its_own_sessions_token(
+    guarded_app: Flask,  # noqa: F811
+) -> None:
+    game = f"/g/1/{guarded_app.config['TEST_TOKEN']}"
+    first = guarded_app.test_client().get(game).get_data(as_text=True)
+    page = guarded_app.test_client().get(game).get_data(as_text=True)  # served as kept
+    for body in (first, page):
+        header_token = body.split('"X-CSRFToken": "')[1].split('"')[0]
+        fields = CSRF_FIELD.findall(body)
+        assert len(fields) >= 6 and set(fields) == {header_token}  # arbiter, seat choice, …
+    assert CSRF_FIELD.search(first)[1] != CSRF_FIELD.search(page)[1]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("root", ["/scores", ""])
+def test_a_kept_page_is_its_script_roots(app: Flask, table: Table, root: str) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    other = "" if root else "/scores"
+    pages = [
+        table.client.get(table.url, base_url=f"http://localhost{prefix}/").get_data(as_text=True)
+        for prefix in (other, root, root)  # the other root's kept first, then ours, kept
+    ]
+    assert strip_tokens(pages[1]) == strip_tokens(pages[2])
+    forms = re.findall(r'(?:action|hx-get|hx-post|href)="([^"]*/g/1/[^"]*)"', pages[2])
+    assert len(forms) >= 10 and all(url.startswith(f"{root}/g/1/") for url in forms), forms
+
+
+def test_the_frames_switches_are_kept_per_language_theme_and_root(app: Flask, table: Table) -> None:
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    for language, theme, root in [("fr", "dark", ""), ("en", "light", "/scores")] * 2:
+        phone = app.test_client()
+        phone.set_cookie("lang", language)
+        phone.set_cookie("theme", theme)
+        base = f"http://localhost{root}/"
+        page = phone.get(f"{table.url}/sheet?before=1", base_url=base).get_data(as_text=True)
+        tools = page.split('<div class="topbar-tools">')[1].split("</div>")[0]
+        current = re.findall(r'name="(language|theme)" value="(\w+)"[^>]*aria-current', tools)
+        assert current == [("language", language), ("theme", theme)]
+        assert f'action="{root}/language"' in tools
+        assert tools.count(f'name="next" value="{table.url}/sheet?before=1"') == 2
+        header_token = page.split('"X-CSRFToken": "')[1].split('"')[0]
+        assert set(CSRF_FIELD.findall(tools)) == {header_token}

@@ -265,6 +265,18 @@ def test_the_home_page_lists_only_games_this_browser_opened(app: Flask, table: T
     assert "Anna, Ben, Carla, Dan" not in text(stranger.get("/").get_data(as_text=True))
 
 
+def test_a_page_of_the_newest_link_leaves_the_session_as_it_is(app: Flask, table: Table) -> None:
+    table.start(PLAYERS)
+    table.page()  # the session's CSRF token made
+    assert "Set-Cookie" not in table.client.get(table.url).headers  # already the newest link
+    first = table.url
+    table.start(PLAYERS)
+    table.page()
+    assert "Set-Cookie" not in table.client.get(table.url).headers
+    assert "Set-Cookie" in table.client.get(first).headers  # the first game first again
+    assert text(table.client.get("/").get_data(as_text=True)).count("Anna, Ben, Carla, Dan") == 2
+
+
 @pytest.mark.storage
 def test_the_history_shows_a_page_of_changes_with_a_link_to_older_ones(table: Table) -> None:
     table.start(PLAYERS)
