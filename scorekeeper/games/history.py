@@ -95,8 +95,14 @@ def already_done(game: Game | GameFacts, action_id: str | None) -> bool:
     """Whether this one-time form token was already used: a double tap counts once."""
     if not action_id:
         return False
-    query = select(Change.id).where(Change.game_id == game.id, Change.action_id == action_id)
-    return db.session.scalar(query) is not None
+    done = db.session.connection().scalar(_DONE, {"game": game.id, "action": action_id})
+    return done is not None
+
+
+# Built once, as ENTRY and BUMP are (database.GAME_ROW says why).
+_DONE = select(Change.id).where(
+    Change.game_id == bindparam("game"), Change.action_id == bindparam("action")
+)
 
 
 def changes_since(
@@ -107,7 +113,15 @@ def changes_since(
     kinds: tuple[str, ...] = PLAY,
 ) -> list[Change]:
     """Changes of these kinds made after the version a phone saw, optionally to one round or
-    one seat."""
+    one seat.
+
+    `game` is read with its lock, so a phone that saw its version has missed nothing and no
+    query is made. Issue 37, a round's end saved by the form at the version it was drawn on
+    (its two checks; `bench/cost_table.py`'s request, callgrind, SQLite): 2 statements and
+    11.3 M -> 8.07 M instructions (-28 %).
+    """
+    if version >= game.version:
+        return []
     query = select(Change).where(
         Change.game_id == game.id, Change.version > version, Change.kind.in_(kinds)
     )
