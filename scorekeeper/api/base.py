@@ -72,8 +72,13 @@ class With:
 
 
 def answer(model: BaseModel, status: int = 200) -> tuple[Response, int]:
-    """A model as the JSON answer, with its status."""
-    return jsonify(model.model_dump(mode="json")), status
+    """A model as the JSON answer, with its status.
+
+    Serialised by pydantic straight to JSON text, in its fields' order: a game's answer (API
+    buy, `bench/cost_table.py`) cost 2.1 M instructions through model_dump and Flask's
+    sorting encoder, 0.51 M so."""
+    body = model.model_dump_json()
+    return current_app.response_class(body, status=status, mimetype="application/json"), status
 
 
 def answer_list(models: Sequence[BaseModel]) -> tuple[Response, int]:

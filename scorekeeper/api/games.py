@@ -7,7 +7,7 @@ from flask import Blueprint, Response, url_for
 from ..games import actions
 from ..games.history import Actor, ChangeKind, actor_of, changes, describe
 from ..games.opening import open_for_change, open_for_read, reread
-from .answers import Game, GameCreated, Links, links_of, with_links
+from .answers import Game, GameCreated, Links, answer_game, links_of, with_links
 from .base import (
     GAME,
     Answer,
@@ -103,7 +103,7 @@ def undo_create(game_id: int) -> tuple[Response, int]:
     undo = read(Action)
     undone = actions.undo_last(state, undo.action_id, undo.version)
     # A repeated action id changed nothing: the game as it stands is `state`, read with the lock.
-    return answer(Game.of(state if undone is None else undone.state))
+    return answer_game(state if undone is None else undone.state)
 
 
 @bp.get(f"{GAME}/history")

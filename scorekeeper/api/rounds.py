@@ -31,7 +31,7 @@ from ..rules.messages import N_, Message, msg
 from ..rules.round_end import setup_for
 from ..rules.round_entry import Hand as HandEnd
 from ..rules.round_entry import RoundEnd, cards_of
-from .answers import Game
+from .answers import Game, answer_game
 from .base import GAME, Answer, Count, Problem, Said, With, answer, documented, game_access
 from .fields import (
     ABSENT,
@@ -250,7 +250,7 @@ def buys_create(game_id: int) -> tuple[Response, int]:
     state = open_for_change(game_id, game_access(game_id, change=True))
     buy = read(SeatChange, players=state.players)
     after = actions.add_buy(state, buy.seat, buy.action_id, buy.version)
-    return answer(Game.of(after), changed(after, state))
+    return answer_game(after, changed(after, state))
 
 
 @bp.post(f"{GAME}/buys/remove")
@@ -259,7 +259,7 @@ def buys_remove(game_id: int) -> tuple[Response, int]:
     """Take back a player's last buy this round (a mis-tap)."""
     state = open_for_change(game_id, game_access(game_id, change=True))
     mistap = read(SeatChange, players=state.players)
-    return answer(Game.of(actions.remove_buy(state, mistap.seat, mistap.action_id, mistap.version)))
+    return answer_game(actions.remove_buy(state, mistap.seat, mistap.action_id, mistap.version))
 
 
 @bp.post(f"{GAME}/down")
@@ -269,7 +269,7 @@ def down_create(game_id: int) -> tuple[Response, int]:
     state = open_for_change(game_id, game_access(game_id, change=True))
     mark = read(DownMark, players=state.players)
     after = actions.mark_down(state, mark.seat, mark.down, mark.action_id)
-    return answer(Game.of(after), changed(after, state))
+    return answer_game(after, changed(after, state))
 
 
 @bp.post(f"{GAME}/arbiter")

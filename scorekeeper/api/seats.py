@@ -21,7 +21,7 @@ from ..rules.errors import RuleError
 from ..rules.game_state import GameState
 from ..rules.messages import N_, msg
 from ..rules.round_entry import Hand, RoundEnd, cards_of
-from .answers import Game, NextGame, PendingHand, SeatLink, links_of
+from .answers import Game, NextGame, PendingHand, SeatLink, answer_game, links_of
 from .base import (
     GAME,
     Answer,
@@ -176,7 +176,7 @@ def calls_grant(game_id: int) -> tuple[Response, int]:
     state = open_for_change(game_id, game_access(game_id, change=True))
     buy = read(SeatChange, players=state.players)
     after = calls.grant(state, buy.seat, buy.action_id, buy.version, called=False)
-    return answer(Game.of(after), 201 if after.facts.version != state.facts.version else 200)
+    return answer_game(after, 201 if after.facts.version != state.facts.version else 200)
 
 
 @bp.post(f"{GAME}/calls/dismiss")

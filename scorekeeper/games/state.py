@@ -44,6 +44,9 @@ def game_rules(facts: GameFacts) -> RuleSet:
     return parsed_rules(facts.rules_text)
 
 
-def game_state(facts: GameFacts, rules: RuleSet | None = None) -> GameState:
-    """Read a game's facts through the rules engine (`rules`: its rule set, if parsed)."""
-    return derive.game_state(facts, rules or game_rules(facts))
+def game_state(
+    facts: GameFacts, rules: RuleSet | None = None, before: GameState | None = None
+) -> GameState:
+    """Read a game's facts through the rules engine (`rules`: its rule set, if parsed;
+    `before`: the state they were made from, rules.game_state's shortcut)."""
+    return derive.game_state(facts, rules or game_rules(facts), before)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from flask import request
 from flask_babel import gettext
@@ -12,7 +12,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     Field,
     FieldList,
-    FormField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -20,7 +19,6 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.meta import DefaultMeta
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -116,6 +114,15 @@ def seated_beyond_table() -> bool:
     return False
 
 
+def posted_cards(text: str) -> dict[Card, int]:
+    """Cards as a hand posts them, each with its copies; a RuleError names a token no card."""
+    cards: dict[Card, int] = {}
+    for token in text.split():
+        card = card_of(token)
+        cards[card] = cards.get(card, 0) + 1
+    return cards
+
+
 class CardsField(Field):
     """Cards tapped for one hand, each with its copies, posted as rank codes or cards separated
     by spaces ("K K JK", "KH 7S")."""
@@ -127,15 +134,11 @@ class CardsField(Field):
         self.data = dict(value or {})
 
     def process_formdata(self, valuelist: list[Any]) -> None:
-        cards: dict[Card, int] = {}
-        for token in (valuelist[0] if valuelist else "").split():
-            try:
-                card = card_of(token)
-            except RuleError as error:
-                # Translated now, with the token escaped: a lazy string would pass it raw.
-                raise ValueError(translate(error.message)) from None
-            cards[card] = cards.get(card, 0) + 1
-        self.data = cards
+        try:
+            self.data = posted_cards(valuelist[0] if valuelist else "")
+        except RuleError as error:
+            # Translated now, with the token escaped: a lazy string would pass it raw.
+            raise ValueError(translate(error.message)) from None
 
     def _value(self) -> str:
         return " ".join(str(card) for card, n in (self.data or {}).items() for _ in range(n))
@@ -152,34 +155,36 @@ def points_in_range(form: FlaskForm, field: Field) -> None:
         raise ValidationError(_l("Points are a whole number from 0 to 10,000."))
 
 
-HAND = "hand_"  # a seat's hand is the round form's field `hand_3`
+class HandFields(NamedTuple):
+    """One player's hand at a round's end: the points typed, or the cards tapped. Seat 3's
+    are posted as `points_3` and `cards_3`: the names the page, hands.js, a phone's saved
+    draft and every test post."""
+
+    points: IntegerField
+    cards: CardsField
 
 
-class HandForm(FlaskForm):
-    """One player's hand at a round's end: the points typed, or the cards tapped."""
-
-    class Meta(DefaultMeta):
-        csrf = False  # the round's form carries the one CSRF token
-
-        def bind_field(self, form: Any, unbound_field: Any, options: dict[str, Any]) -> Field:
-            """Post seat 3's fields as `points_3` and `cards_3`, not `hand_3-points`: the
-            names the page, hands.js, a phone's saved draft and every test post."""
-            seat = options["prefix"].removeprefix(HAND).rstrip("-")
-            named = {**options, "name": f"{options['name']}_{seat}", "prefix": ""}
-            return super().bind_field(form, unbound_field, named)  # type: ignore[no-any-return]
-
+def add_hand(form_class: type[FlaskForm], seat: int) -> None:
+    """Give a form class the fields of one seat's hand (HandFields)."""
     points = IntegerField(_l("Points"), validators=[Optional(), points_in_range])
-    cards = CardsField()
+    setattr(form_class, f"points_{seat}", points)
+    setattr(form_class, f"cards_{seat}", CardsField())
+
+
+def hands_of(form: FlaskForm, seats: Iterable[int]) -> dict[int, HandFields]:
+    """Each seat's hand fields of a form, by seat."""
+    return {seat: HandFields(form[f"points_{seat}"], form[f"cards_{seat}"]) for seat in seats}
 
 
 def round_form(
-    seats: list[tuple[int, str]], allow_stock: bool, cutter: tuple[int, str, int] | None
-) -> type[FlaskForm]:
-    """A form class for ending a round: who went out, each other hand, the cutter's bonus.
-
-    Each seat's hand is a HandForm, `form.hands[seat]`. `cutter` is the seat, name and bonus
-    of the round's cutter, the only one who may earn it.
-    """
+    seats: list[tuple[int, str]],
+    allow_stock: bool,
+    cutter: tuple[int, str, int] | None,
+    posted: bool = True,
+) -> FlaskForm:
+    """The form that ends a round, as posted (or empty): who went out, each other hand
+    (`form.hands[seat]`), the cutter's bonus. `cutter` is the seat, name and bonus of the
+    round's cutter, the only one who may earn it."""
 
     class RoundForm(FlaskForm):
         went_out = RadioField(
@@ -207,20 +212,19 @@ def round_form(
             widget=HiddenInput(), validators=[Optional(), NumberRange(0, LARGEST)]
         )
 
-        @property
-        def hands(self) -> dict[int, HandForm]:
-            """Each seat's hand, by seat."""
-            return {seat: self[f"{HAND}{seat}"].form for seat, _name in seats}
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.hands = hands_of(self, [seat for seat, _name in seats])
 
     for seat, _name in seats:
-        setattr(RoundForm, f"{HAND}{seat}", FormField(HandForm, separator="-"))
+        add_hand(RoundForm, seat)
     if cutter is None:
         delattr(RoundForm, "cut_bonus_seat")
-    return RoundForm
+    return RoundForm() if posted else RoundForm(formdata=None)
 
 
 def hand_tallies(
-    state: GameState, number: int, hands: Mapping[int, HandForm]
+    state: GameState, number: int, hands: Mapping[int, HandFields]
 ) -> dict[int, int | None]:
     """The running sum of each hand's tapped cards, from the rules engine (None where refused,
     the reason at the hand's cards), for the end-of-round form and a seat's pad alike."""

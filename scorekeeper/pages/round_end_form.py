@@ -1,15 +1,75 @@
 """The one pair of helpers between a round's end (rules/round_entry.RoundEnd) and the forms
-that show it: the end-of-round form and a seat's own pad, whose hands are both HandForms."""
+that show it: the end-of-round form and a seat's own pad, whose hands are both HandFields."""
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
+from collections.abc import Sequence
+from typing import NamedTuple
 
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+
+from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.errors import RuleError
+from ..rules.round_end import MAX_POINTS
 from ..rules.round_entry import Hand, RoundEnd, card_of
-from .forms import STOCK
+from .forms import STOCK, posted_cards
+from .posted import TOKEN
 
 TAKE_BACK = "-"  # after a tap's seat: "3:K" adds a K, "3:-K" takes one picked K back
+
+
+class Posted(NamedTuple):
+    """A round's end as the form posted it, its one-time id and the version it was drawn on."""
+
+    end: RoundEnd
+    action_id: str | None
+    version: int | None
+
+
+def read_posted(
+    posted: MultiDict[str, str], seats: Sequence[int], allow_stock: bool, cutter: int | None
+) -> Posted | None:
+    """What a post of the end-of-round form (forms.round_form) says, read from its fields
+    when each holds a value that form takes as it is; None else, and the form is made to say
+    at the field what it does not take.
+
+    The form makes and checks two fields a hand: issue 37, a round's end saved by the form
+    (`bench/cost_table.py`, callgrind, SQLite): 10.4 M -> 8.07 M instructions (-23 %).
+    """
+    out = posted.get("went_out", "")
+    if out not in {str(seat) for seat in seats} | ({STOCK} if allow_stock else set()):
+        return None
+    cut = posted.get("cut_bonus_seat", "") if cutter is not None else ""
+    if cut not in ("", str(cutter)):
+        return None
+    action_id = posted.get("action_id")
+    if action_id and action_id.strip() and not TOKEN.match(action_id):
+        return None
+    try:
+        hands = {
+            seat: Hand(
+                out == str(seat),
+                _whole(posted.get(f"points_{seat}"), MAX_POINTS),
+                posted_cards(posted.get(f"cards_{seat}", "")) or None,
+            )
+            for seat in seats
+        }
+        version = _whole(posted.get("version"), LARGEST)
+    except (ValueError, RuleError):
+        return None
+    return Posted(RoundEnd(hands, out == STOCK, int(cut) if cut else None), action_id, version)
+
+
+def _whole(raw: str | None, most: int) -> int | None:
+    """A posted whole number from 0 to `most` as the form takes it (IntegerField, Optional, a
+    range): None when blank; ValueError for anything else."""
+    if raw is None or not raw.strip():
+        return None
+    number = int(raw)
+    if not 0 <= number <= most:
+        raise ValueError(raw)
+    return number
 
 
 def fill_form(form: FlaskForm, end: RoundEnd) -> None:

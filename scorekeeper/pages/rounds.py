@@ -27,7 +27,7 @@ from .forms import hand_tallies, round_form
 from .game_door import GAMES, current_access
 from .pending_hands import entries_of
 from .rendering import go_to, respond, wants_fragment
-from .round_end_form import add_tap, fill_form, read_form
+from .round_end_form import Posted, add_tap, fill_form, read_form, read_posted
 
 bp = Blueprint("rounds", __name__, url_prefix="/rounds")
 
@@ -41,18 +41,25 @@ def _form_for(state: GameState, number: int, fresh: bool = False) -> FlaskForm:
     ended = state.current is not None and state.current.number == number
     allow_stock = stock_can_end_round(state.rules)
     cutter = state.cutter_of(number)  # None in a game without a cut bonus
-    form_class = round_form(
+    form = round_form(
         [(seat, state.names[seat]) for seat in seats],
         allow_stock,
         None if cutter is None else (cutter, state.names[cutter], state.rules.scoring.cut_bonus),
+        posted=not fresh,
     )
-    form = form_class(formdata=None) if fresh else form_class()
     if fresh or request.method == "GET":
         # A saved round's end, or the stock's verdict on the round being played.
         record = state.rounds.get(number)
         saved = snapshot(record) if record is not None else None
         stock_ended = ended and state.current.ended_by_stock
         fill_form(form, from_stored(saved) if saved else RoundEnd({}, ended_by_stock=stock_ended))
+    return form
+
+
+def _checked_form(state: GameState, number: int) -> FlaskForm:
+    """The form as posted, checked (read_posted took every value: it takes them too)."""
+    form = _form_for(state, number)
+    form.validate()
     return form
 
 
@@ -172,26 +179,31 @@ def read_said(game_id: int, number: int) -> Response:
 def update(game_id: int, number: int) -> Response:
     """Save how the round ended, or correct it; refuse impossible hands at the field."""
     state = open_for_change(game_id, current_access())
-    form = _form_for(state, number)
-    if not form.validate():
-        if not form.went_out.errors:  # who went out decides what every other hand needs
-            _attach_hand_refusals(state, number, form)
-        return _page(state, number, form, 422)
+    seats, allow_stock = _seats(state, number), stock_can_end_round(state.rules)
+    posted = read_posted(request.form, seats, allow_stock, state.cutter_of(number))
+    form: FlaskForm | None = None  # made when a value needs it, or a refusal shows it
+    if posted is None:
+        form = _form_for(state, number)
+        if not form.validate():
+            if not form.went_out.errors:  # who went out decides what every other hand needs
+                _attach_hand_refusals(state, number, form)
+            return _page(state, number, form, 422)
+        posted = Posted(read_form(form), form.action_id.data, form.version.data)
     record = state.rounds.get(number)
     correcting = record is not None and bool(record.results)
     # Only "Save anyway" sends this: the warnings it was shown, which must still be the ones.
     confirmed = request.form.get("confirm_warnings", "")
     # A refusal changed nothing: `state`, read with the lock, is the game as it stands now.
     try:
-        save_result(
-            state, number, read_form(form), form.action_id.data, form.version.data, confirmed
-        )
+        save_result(state, number, posted.end, posted.action_id, posted.version, confirmed)
     except Unconfirmed as unconfirmed:
-        return _page(state, number, form, 422, warnings=unconfirmed.warnings)  # nothing saved
+        form = form or _checked_form(state, number)
+        return _page(state, number, form, 422, warnings=unconfirmed.warnings)
     except Conflict as error:
         # A phone's newer hand: the form as posted with the phones' entries put in, drawn on
         # the version now; another change of the round: the values stored now.
         if (error.field or "").startswith("hands."):
+            form = form or _checked_form(state, number)
             form.version.data = state.facts.version
         else:
             form = _form_for(state, number, fresh=True)
@@ -200,6 +212,7 @@ def update(game_id: int, number: int) -> Response:
         form.form_errors.append(translate(error.message))
         return _page(state, number, form, 409, from_phones=list(phones.phones))
     except RuleError as error:
+        form = form or _checked_form(state, number)
         _attach(form, worded(state.rules, error.message), error.field)
         _attach_hand_refusals(state, number, form)
         return _page(state, number, form, 422)

@@ -8,20 +8,20 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FormField, HiddenField, IntegerField, StringField
+from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, Regexp
 from wtforms.widgets import CheckboxInput, HiddenInput
 
 from ..models import LARGEST_INTEGER as LARGEST
 from ..rules.game_state import GameState
 from ..rules.round_entry import RoundEnd, entered_hand
-from .forms import HAND, HandForm, hand_tallies
+from .forms import add_hand, hand_tallies, hands_of
 from .posted import TOKEN
 from .round_end_form import fill_form
 
 
 def form_class(seat: int) -> type[FlaskForm]:
-    """The pad's form for this seat: its hand is the end-of-round form's HandForm, posted as
+    """The pad's form for this seat: its hand is the end-of-round form's HandFields, posted as
     `points_N` and `cards_N` there too. Only the cutter is offered the exact cut; anyone's
     claim is checked by the rules."""
 
@@ -33,12 +33,11 @@ def form_class(seat: int) -> type[FlaskForm]:
         )
         action_id = HiddenField(validators=[Optional(), Regexp(TOKEN)])
 
-        @property
-        def hands(self) -> dict[int, HandForm]:
-            """The seat's own hand, as the round form's `hands` has it."""
-            return {seat: self[f"{HAND}{seat}"].form}
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.hands = hands_of(self, (seat,))  # as the round form's `hands` has it
 
-    setattr(SeatHandForm, f"{HAND}{seat}", FormField(HandForm, separator="-"))
+    add_hand(SeatHandForm, seat)
     return SeatHandForm
 
 

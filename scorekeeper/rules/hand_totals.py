@@ -24,6 +24,8 @@ class HandLimits:
     buys: int
     lowest_value: int  # the cheapest card in play: no non-zero hand is worth less
     most_points: int  # the most valuable cards the decks hold, as many as the hand can hold
+    decks: int  # the set-up they were found for, to count tapped cards with
+    jokers: int
 
     @property
     def unusual_above(self) -> int:
@@ -49,7 +51,7 @@ def hand_limits(
         most, left = most + taken * value, left - taken
     in_play = sum(copies for _, copies in supply)
     lowest = min((value for value, _ in supply if value > 0), default=0)
-    return HandLimits(min(held, in_play), buys, lowest, most)
+    return HandLimits(min(held, in_play), buys, lowest, most, decks, jokers)
 
 
 def _supply(rules: RuleSet, decks: int, jokers: int) -> list[tuple[int, int]]:

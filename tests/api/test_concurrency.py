@@ -125,3 +125,22 @@ def test_competing_round_results_keep_exactly_the_acknowledged_one(live_game: Li
     kept = calls[codes.index(200)][2]["hands"]["1"]["points"]
     assert live_game.count(RoundResult, RoundResult.points == kept) == 3
     assert live_game.count(RoundResult) == 4
+
+
+def test_an_api_buy_and_its_take_back_send_the_lock_the_row_the_entry_and_the_bump(
+    app: Flask, api: Api
+) -> None:
+    api.start()
+    api.buy("Ben")  # the round's first fact inserts its row too
+    with app.app_context():
+        sqlite = db.engine.dialect.name == "sqlite"
+    lock = ["BEGIN IMMEDIATE", "SELECT game.id"] if sqlite else ["SELECT game.id"]
+    for path, row in (("/buys", "INSERT INTO buy"), ("/buys/remove", "DELETE FROM buy")):
+        body = {"seat": 1, "version": api.version()}
+        with statements(app) as sent:
+            response = api.call("post", f"{api.url}{path}", body)
+        assert response.status_code in (200, 201)
+        # Nothing read beyond the lock's row: the state was kept, the answer made in memory.
+        expected = [*lock, row, "INSERT INTO change", "UPDATE game SET version="]
+        assert [s[: len(e)] for s, e in zip(sent, expected, strict=True)] == expected, sent
+        assert is_lock(sent[0])

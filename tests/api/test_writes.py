@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import Text, cast, insert, select
 
+from scorekeeper.api.answers import Game
 from scorekeeper.extensions import db
 from scorekeeper.games.facts import read_game
 from scorekeeper.games.state import game_state
@@ -56,6 +57,10 @@ def play_round(api: Api, app: Flask, number: int, forget: bool) -> None:
         answer = api.ok("post", f"{api.url}{path}", body, status=status)
         game = answer.get("game", answer)
         assert game == fresh(api), path
+        # What it kept, advanced from the state before (rules.game_state's `before`), is the
+        # state the facts read afresh make.
+        answered, read = saved_and_read(app, api)
+        assert answered == read, path
 
 
 @pytest.mark.parametrize("forget", [False, True], ids=["kept", "read"])
@@ -77,8 +82,11 @@ def test_a_tiebreaker_round_row_names_the_tied_players(app: Flask, api: Api) -> 
         out, other = ("Anna", "Carla") if number % 2 else ("Carla", "Anna")
         api.end_round(number, out, {other: 10, "Ben": 50})
     api.end_round(7, "Ben", {"Anna": 5, "Carla": 5})
-    answer = api.ok("post", f"{api.url}/buys", {"seat": 2}, status=201)
-    assert answer == fresh(api)
+    response = api.call("post", f"{api.url}/buys", {"seat": 2})
+    answer = response.json
+    assert response.status_code == 201 and answer == fresh(api)
+    assert answer["standings"]["explanation"]  # the tie, said: answered as the model says
+    assert_answered_as_modelled(app, api, response)
     assert answer["current_round"]["seats"] == [0, 2]
     final = api.end_round(8, "Carla", {"Anna": "JK 5S"}).json
     assert final["finished"] is True and final["rounds"][-1]["is_tiebreaker"] is True
@@ -333,3 +341,41 @@ def test_an_undo_the_rules_refuse_is_rolled_back(app: Flask, api: Api) -> None:
     with app.app_context():
         newest = db.session.scalars(select(Change).order_by(Change.id.desc()).limit(1)).one()
     assert (newest.kind, newest.undone_at) == ("result", None)  # not marked, no undo entry
+
+
+def test_a_buy_derives_only_the_round_being_played(app: Flask, api: Api) -> None:
+    api.start(ruleset="unlimited-buys")
+    api.end_round(1, "Anna", {"Ben": 5, "Carla": 5, "Dev": 5})
+    ended, _read = saved_and_read(app, api)
+    api.ok("post", f"{api.url}/buys", {"seat": 1}, status=201)
+    answered, read = saved_and_read(app, api)
+    assert answered == read and answered.current.buys[1] == 1  # type: ignore[union-attr]
+    # The played rounds were not scored again: the buy's state holds the very same scores.
+    assert answered.outcomes is ended.outcomes and answered.standings is ended.standings
+    api.end_round(2, "Ben", {"Anna": 5, "Carla": 5, "Dev": 5})
+    answered, read = saved_and_read(app, api)
+    assert answered == read and len(answered.outcomes) == 2
+
+
+def assert_answered_as_modelled(app: Flask, api: Api, response: Any) -> None:
+    """A change's answer (api.answers.answer_game: plain values, not validated) is, byte for
+    byte, what `Game` validates and serialises from the state the change kept."""
+    with app.test_request_context():
+        facts = read_game(api.game_id)
+        db.session.remove()
+        assert facts is not None
+        kept = state_at(api.game_id, facts.version)
+        assert kept is not None
+        modelled = Game.of(kept).model_dump_json()
+    assert response.get_data(as_text=True) == modelled
+
+
+def test_each_change_answers_the_game_as_its_model_says(app: Flask, api: Api) -> None:
+    api.start(ruleset="unlimited-buys")
+    api.end_round(1, "Anna", {"Ben": 5, "Carla": "KC JK", "Dev": 5})
+    for path, body, status in round_changes(2, api.version()):
+        response = api.call("post", f"{api.url}{path}", body)
+        assert response.status_code == status, path
+        if path != "/run-outs":  # a run-out answers what it was, the game within
+            assert_answered_as_modelled(app, api, response)
+    assert_answered_as_modelled(app, api, api.call("post", f"{api.url}/undo", {}))

@@ -343,3 +343,21 @@ def test_a_seat_not_in_the_round_enters_nothing() -> None:
     with pytest.raises(RuleError) as refused:
         check_entry(state_of(), 1, 5, RoundEnd({5: Hand(points=5)}), {})
     assert refusal_of(refused.value) == ("seat", "That player is not in this round.")
+
+
+def test_a_change_scores_again_only_the_rounds_it_made_anew() -> None:
+    """game_state's `before`: a round that is the very same value keeps its outcome; a round
+    made anew (a correction, a new round's end) is scored again, and the state is the one a
+    derive from nothing makes."""
+    first = round_one()
+    second = replace(first, id=2, number=2, dealer=1)
+    before = state_of(rounds=(first, second))
+    corrected = replace(second, results=(*second.results[:3], ResultFacts(3, False, 50)))
+    facts = replace(before.facts, rounds=(first, corrected), version=2)
+    after = game_state(facts, MAY_I, before)
+    assert after == game_state(facts, MAY_I)
+    assert after.outcomes[0] is before.outcomes[0]
+    assert after.outcomes[1] is not before.outcomes[1]
+    assert after.outcomes[1].scores[3] == 50
+    # Another rule set scores every round anew.
+    assert game_state(facts, LIVERPOOL, before).outcomes[0] is not before.outcomes[0]

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from sqlalchemy import event, insert, select, text
 
@@ -476,9 +476,9 @@ def derived(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen: list[int] = []
     game_state = derive.game_state
 
-    def counted(facts: Any, rules: Any) -> Any:
+    def counted(facts: Any, rules: Any, before: Any = None) -> Any:
         seen.append(facts.id)
-        return game_state(facts, rules)
+        return game_state(facts, rules, before)
 
     monkeypatch.setattr(derive, "game_state", counted)
     return seen
@@ -582,3 +582,33 @@ def test_an_undo_answers_its_state_without_reading_the_game_back(app: Flask, tab
     assert all(count <= 7 for kind, (_, count) in counts.items() if kind != "result"), counts
     assert counts["result"][1] <= 8
     assert ben_buys(table) == "1 buy"  # bought, taken back, the take-back undone
+
+
+def test_the_form_saves_a_round_at_its_version_in_two_reads_rendering_nothing(
+    app: Flask, table: Table
+) -> None:
+    """The round's end as a phone posts it (its one-time id and the version it was drawn on):
+    the lock's read and the id's; no history is read for a form drawn on the version the lock
+    read, and the 303 renders no template."""
+    table.start(PLAYERS, ruleset="unlimited-buys")
+    table.buy("Ben")  # the round's row is written: the save writes its end into it
+    drawn = table.page("/rounds/1")
+    hidden = dict(re.findall(r'name="(action_id|version)" type="hidden" value="([^"]*)"', drawn))
+    hands = {"went_out": "1", "points_0": "20", "points_2": "5", "cards_3": "K JK", **hidden}
+    rendered: list[str] = []
+
+    def keep(_app: Flask, template: Any, **_extra: Any) -> None:
+        rendered.append(template.name)
+
+    with template_rendered.connected_to(keep, app), statements(app) as sent:
+        saved = table.client.post(f"{table.url}/rounds/1", data=hands)
+    assert saved.status_code == 303
+    assert rendered == []
+    assert [s.split()[:3] for s, _ in sent if s.lstrip().startswith("SELECT")][1:] == [
+        ["SELECT", "change.id", "FROM"]  # the one-time id: a double tap saves once
+    ]
+    # Then the hands, the round, the history entry and the version; BEGIN on SQLite.
+    with app.app_context():
+        sqlite = db.engine.dialect.name == "sqlite"
+    assert len(sent) == (7 if sqlite else 6)
+    assert "Ben went out" in table.page("/sheet")
