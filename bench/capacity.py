@@ -8,9 +8,10 @@ requests a table-minute), it puts:
 - the server processes' cores: a table-minute's CPU seconds × tables ÷ 60, where a
   table-minute's CPU is its instructions ÷ this machine's instructions a CPU second × the
   spread (what sending a table's requests to several processes, each with its own kept
-  states and regions, multiplies the app's work by), plus a served request's CPU beyond its
-  instructions (gunicorn's parsing, the sockets, the kernel's share, the caches other
-  processes leave cold) for each of its requests;
+  states and regions, multiplies the app's work by: 1 behind the recipe, which keeps each
+  game on one process; measured for a run played round robin), plus a served request's CPU
+  beyond its instructions (gunicorn's parsing, the sockets, the kernel's share, the caches
+  other processes leave cold) for each of its requests;
 - PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, without the
   version map (every poll reads the game's version and links: one autocommit statement) and
   with it (SCOREKEEPER_VERSION_MAP_URL: polls never reach the database), measured by a cost
@@ -163,14 +164,32 @@ def model(
     }
 
 
+def layouts(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """A saved run as a run for each layout it played ("<layout> …" the second's on; the
+    bare stack's figures and the load at the start and end shared)."""
+    others = [key.removesuffix(" affinity") for key in run if key.endswith(" affinity")]
+    return [run] + [
+        {**run, **{k.removeprefix(f"{o} "): v for k, v in run.items() if k.startswith(f"{o} ")}}
+        for o in others
+    ]
+
+
+def spread_of(run: dict[str, Any], spread: dict[int, float]) -> float:
+    """What a run's layout multiplies the app's work by: 1 when the proxy kept each game on one
+    process (the recipe), else the spread measured over its processes."""
+    return 1.0 if run.get("affinity") else spread[run["workers"]]
+
+
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
-    """Print the model for each database, and each run against it."""
+    """Print the model for each database, and each run (each layout it played) against it."""
     found = {c["database"]: c for c in costs if not c.get("version_map")}
     mapped = {c["database"]: c for c in costs if c.get("version_map")}
     instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
     measured = {
         processes: minute_cpu_seconds(args.minutes, processes)
-        for processes in sorted({MANY, *(run["workers"] for run in runs)})
+        for processes in sorted(
+            {MANY, *(r["workers"] for run in runs for r in layouts(run) if not r.get("affinity"))}
+        )
     }
     cpu = measured[MANY][0]
     per_second = instructions / cpu
@@ -185,7 +204,8 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         "- Spread over processes (each request to one of N apps at random, each with its own "
         "kept states and regions; played in turn with one app), the same table-minute costs "
         + ", ".join(f"{times:.2f} × ({n} processes)" for n, times in spread.items())
-        + f"; {MANY} stands for a hosted instance's many."
+        + f"; {MANY} stands for a hosted instance's many. The recipe keeps each game on one "
+        "process (deploy/nginx): the model's spread is 1."
     )
     bare = found.get("postgresql", found["sqlite"])["bare"][MINUTE]
     servings = [serving_seconds(run, bare, per_second) for run in runs]
@@ -210,7 +230,7 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
     rows = [(name, each, mapped.get(name)) for name, each in found.items()]
     rows += [(f"{name} + version map", each, each) for name, each in mapped.items()]
     for name, each, measured_map in rows:
-        m = model(each, per_second, serving, args.tables, spread[MANY], measured_map)
+        m = model(each, per_second, serving, args.tables, 1.0, measured_map)
         postgres = name.startswith("postgresql")
         today = "-" if measured_map is each else f"{m['tps']:,.0f}"  # the map's own row: - / …
         tps = f"{today} / {m['tps with a version map']:,.0f}" if postgres else "-"
@@ -231,7 +251,7 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         with_map = mapped.get("postgresql") if run.get("version_map") else None
         return with_map or found["postgresql"]
 
-    m = model(found["postgresql"], per_second, serving, args.tables, spread[MANY])
+    m = model(found["postgresql"], per_second, serving, args.tables)
     pooled = m["connections"] > MAX_CONNECTIONS
     print(
         f"\nPgBouncer: {'needed' if pooled else 'not needed'}: {m['workers']} processes × "
@@ -239,8 +259,11 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
     ratios = [
-        compare(run, costs_of(run), per_second, each, spread[run["workers"]], m, args.tables)
+        compare(
+            layout, costs_of(layout), per_second, each, spread_of(layout, spread), m, args.tables
+        )
         for run, each in zip(runs, servings, strict=True)
+        for layout in layouts(run)
     ]
     if ratios:
         shown = ", ".join(f"{ratio:.2f}" for ratio in ratios)
@@ -264,7 +287,8 @@ def compare(
     offered = run["tables"] * run["phones"] / 2 + run["tables"] / 15  # requests a second
     print(
         f"\n### The run: {run['tables']} tables of {run['phones']} phones behind nginx, "
-        f"{run['workers']} processes, "
+        f"{run['workers']} workers, "
+        f"{'each game on one' if run.get('affinity') else 'round robin'}, "
         f"{run['seconds']:.0f} s (load {run['load at start']:.1f} at the run's start, "
         f"{run['load when measured']:.1f} as measured, {run['load']:.1f} at the end)\n"
     )

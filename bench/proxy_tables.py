@@ -1,10 +1,11 @@
-"""`make bench`, the proxy recipe: how many live tables two processes behind nginx hold.
+"""`make bench`, the proxy recipe: how many live tables our processes behind nginx hold.
 
-Two `scorekeeper serve` processes (gunicorn's workers, one per core each) on one PostgreSQL
-database, rate limits and the version map on Redis, behind nginx under /scores/ exactly as
-test_proxy.py serves them (tools/nginx_proxy.py: deploy/nginx's own files); beside them the
-bare Flask + Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of
-gunicorn's workers behind the same nginx, on its own PostgreSQL database. A live table is 6
+`scorekeeper serve --workers 1` processes, two a core, on one PostgreSQL database, rate limits
+and the version map on Redis, behind nginx under /scores/ exactly as test_proxy.py serves
+them (tools/nginx_proxy.py: deploy/nginx's own files, each game's requests to one process),
+as many workers as two processes of gunicorn's one a core; beside them the bare Flask +
+Flask-SQLAlchemy app (bench/baseline.py) served the same way: two processes of gunicorn's
+workers behind the same nginx, on its own PostgreSQL database. A live table is 6
 phones, each polling every 2 s on its own keep-alive connection, one of them changing
 something every 15 s (bench/live_load.py). The number of tables doubles until the p99 of
 every request reaches 100 ms (or a request fails), then is halved back towards the limit;
@@ -25,7 +26,11 @@ and their workers, nginx and the client; PostgreSQL's own count of transactions 
 opened (pg_stat_database); the connections nginx opened to the processes and closed (their
 sockets in TIME_WAIT); the load as it is measured. PostgreSQL's CPU is not read (a backend
 that exits takes its CPU out of /proc). `--save FILE` keeps the figures ("bare …" the bare
-stack's) for bench/capacity.py, with the load at the start and the end.
+stack's) for bench/capacity.py, with the load at the start and the end. `--layout
+affinity,round-robin` plays ours in both layouts in turn in the one run, the same workers in
+each: the recipe's, and the recipe before it (round robin over two processes of a worker a
+core, so a game's requests reach every worker, each with its own kept states); the first
+layout's figures are saved plain, the others' as "<layout> …".
 Everything listens on 127.0.0.1.
 """
 
@@ -196,8 +201,7 @@ def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dic
     settings = ours(urls["ours"], f"bench-{uuid.uuid4().hex}")
     migrate(settings)
     with ExitStack() as stack:
-        ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
-        proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
+        ports, proxy = stack.enter_context(serving(LAYOUTS[0], settings, folder))
         bare_ports = [stack.enter_context(baseline(urls["bare"])) for _ in range(2)]
         bare = stack.enter_context(nginx(bare_ports, folder / "bare", "/static-page"))
         bare_proxy = urlsplit(bare).port or 0
@@ -205,7 +209,7 @@ def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dic
 
         def play_ours(tables: int) -> Samples:
             with ThreadPoolExecutor(8) as pool:
-                more = [ports[i % 2] for i in range(tables - len(pages))]
+                more = [ports[i % len(ports)] for i in range(tables - len(pages))]
                 pages.extend(pool.map(new_game, more))
             return asyncio.run(run(Scorekeeper(), pages[:tables], proxy, 5, args.seconds))
 
@@ -215,21 +219,47 @@ def measure(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dic
         return search({"Scorekeeper": play_ours, "bare stack": play_bare}, args.start, args.most)
 
 
+LAYOUTS = ("affinity", "round-robin")  # the recipe's; before it, round robin over 2 processes
+
+
+@contextmanager
+def serving(layout: str, settings: dict[str, str], folder: Path) -> Iterator[tuple[list[int], int]]:
+    """Our processes behind nginx in a layout, the same workers in each: the recipe's (one
+    worker a process, a process for each, nginx keeping each game on one) or round robin over
+    two processes of a worker a core (the recipe before); their ports and nginx's."""
+    affinity = layout == "affinity"
+    options, processes = (["--workers", "1"], 2 * cores()) if affinity else ([], 2)
+    with ExitStack() as stack:
+        ports = [
+            stack.enter_context(scorekeeper(settings, *options, quiet=True))
+            for _ in range(processes)
+        ]
+        proxy = stack.enter_context(nginx(ports, folder / layout, affinity=affinity))
+        yield ports, urlsplit(proxy).port or 0
+
+
 def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> dict[str, float]:
-    """args.tables live tables of ours behind nginx, then the bare stack's table-minute at the
-    same rate behind the same recipe; what each measured part cost ("bare …" the second's)."""
+    """args.tables live tables of ours behind nginx in each layout in turn (new games each),
+    then the bare stack's table-minute at the same rate behind the same recipe; what each
+    measured part cost (the first layout's plain, "<layout> …" the others', "bare …" the
+    bare stack's)."""
     prefix = f"bench-{uuid.uuid4().hex}"
     settings = ours(urls["ours"], prefix)
     migrate(settings)
+    found: dict[str, float] = {}
     with psycopg.connect(args.postgres_url, autocommit=True) as admin:
-        with ExitStack() as stack:
-            ports = [stack.enter_context(scorekeeper(settings, quiet=True)) for _ in range(2)]
-            proxy = urlsplit(stack.enter_context(nginx(ports, folder / "ours"))).port or 0
-            with ThreadPoolExecutor(8) as pool:
-                pages = list(pool.map(new_game, [ports[i % 2] for i in range(args.tables)]))
-            servers = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
-            played = Played(args, admin, name_of(urls["ours"]), ports, folder / "ours", servers)
-            found = played(Scorekeeper(), pages, proxy)
+        for turn, layout in enumerate(args.layout):
+            with serving(layout, settings, folder) as (ports, proxy):
+                with ThreadPoolExecutor(8) as pool:
+                    more = [ports[i % len(ports)] for i in range(args.tables)]
+                    pages = list(pool.map(new_game, more))
+                servers = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
+                folder_of = folder / layout
+                played = Played(args, admin, name_of(urls["ours"]), ports, folder_of, servers)
+                measured = played(Scorekeeper(), pages, proxy)
+            measured["affinity"] = layout == "affinity"
+            measured["workers"] = 2 * cores()  # the processes serving: gunicorn's workers
+            found.update({f"{layout} {k}" if turn else k: v for k, v in measured.items()})
         with ExitStack() as stack:
             ports = [stack.enter_context(baseline(urls["bare"], prefix)) for _ in range(2)]
             proxy = urlsplit(stack.enter_context(nginx(ports, folder / "bare", "/static-page")))
@@ -238,7 +268,6 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
             # 5 s of warm-up, as the search's: it keeps no states to warm, and the run 3 minutes
             bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0, 5)
     found.update({f"bare {name}": value for name, value in bare.items()})
-    found["workers"] = 2 * cores()  # the processes serving: `serve`'s workers, two by two
     found["version_map"] = 1  # ours served with it: bench/capacity.py compares the map's costs
     return found
 
@@ -329,6 +358,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, help="play this many of ours once, measuring CPU")
     parser.add_argument("--phones", type=int, default=PHONES, help="phones a table")
     parser.add_argument("--save", type=Path, help="with --tables: write the figures as JSON")
+    parser.add_argument(
+        "--layout",
+        type=lambda text: text.split(","),
+        default=[LAYOUTS[0]],
+        help=f"with --tables: ours in these layouts in turn, comma-separated ({LAYOUTS})",
+    )
     args = parser.parse_args()
     if reason := ready(args):
         print(f"proxy bench skipped: {reason}")
@@ -347,7 +382,9 @@ def main() -> None:
         if args.save:
             args.save.write_text(json.dumps(found, indent=1))
         return
-    print(f"proxy bench: live tables behind nginx, two processes each; load {os.getloadavg()}")
+    print(
+        f"proxy bench: live tables behind nginx, {2 * cores()} workers each; load {os.getloadavg()}"
+    )
     print("\n| stack | tables | requests | p99 ms | errors | client late p99 ms |")
     print("| --- | --- | --- | --- | --- | --- |")
     with (

@@ -21,7 +21,7 @@ SITE = "scores.example.org {"
 LOGS = "/var/log/caddy/"
 # Only here: no admin endpoint, no certificates, Caddy's state in the folder.
 LOCAL = "{{\n\tadmin off\n\tauto_https off\n\tstorage file_system {data}\n"
-BALANCED = "lb_policy round_robin"
+BALANCED = "lb_policy header X-Scorekeeper-Game"
 # Which process answered, for the test that posts to the other one.
 UPSTREAM_HEADER = "\n\t\t\theader_down X-Upstream {http.reverse_proxy.upstream.hostport}"
 

@@ -28,6 +28,7 @@ RECIPE_PORTS = ("8001", "8002")
 LOCATIONS = "scorekeeper-locations.conf"
 LOGS = "/var/log/nginx/"
 PREFIX = "/scores"
+HASH = "hash $scorekeeper_game"  # the recipe's game affinity
 
 
 def free_port() -> int:
@@ -48,11 +49,14 @@ def find_nginx() -> str | None:
     return shutil.which("nginx", path="/usr/sbin:/sbin")
 
 
-def upstream(ports: Sequence[int]) -> str:
-    """deploy/nginx/scorekeeper.conf's upstream block, on these ports instead of 8001 and 8002."""
+def upstream(ports: Sequence[int], affinity: bool = True) -> str:
+    """deploy/nginx/scorekeeper.conf's upstream block, on these ports instead of 8001 and 8002
+    (without affinity: round robin, as the recipe was before, for the bench's comparison)."""
     match = UPSTREAM.search((RECIPE / "scorekeeper.conf").read_text())
     assert match is not None, "deploy/nginx/scorekeeper.conf lost its upstream block"
     lines = match[0].splitlines()
+    assert any(line.strip().startswith(HASH) for line in lines), "the recipe lost its hash"
+    lines = [line for line in lines if affinity or not line.strip().startswith(HASH)]
     servers = [line for line in lines if line.strip().startswith("server ")]
     assert [re.search(r":(\d+)", line)[1] for line in servers] == list(RECIPE_PORTS)  # type: ignore[index]
     first = lines.index(servers[0])
@@ -65,17 +69,17 @@ def logged_in(text: str, folder: Path) -> str:
     return text.replace(LOGS, f"{folder}/")
 
 
-def recipe_http(ports: Sequence[int], folder: Path) -> str:
+def recipe_http(ports: Sequence[int], folder: Path, affinity: bool = True) -> str:
     """What deploy/nginx/scorekeeper.conf puts in nginx's http block before its servers (the
     log format, the upstream on these ports); the locations file copied into folder, with its
     logs there too."""
     recipe = (RECIPE / "scorekeeper.conf").read_text()
     http = recipe[: recipe.index("\nserver {")]
     (folder / LOCATIONS).write_text(logged_in((RECIPE / LOCATIONS).read_text(), folder))
-    return UPSTREAM.sub(lambda _: upstream(ports), http)
+    return UPSTREAM.sub(lambda _: upstream(ports, affinity), http)
 
 
-def configuration(port: int, ports: Sequence[int], folder: Path) -> str:
+def configuration(port: int, ports: Sequence[int], folder: Path, affinity: bool = True) -> str:
     """A whole nginx.conf: the recipe's http part and locations; logs and temp files in folder,
     nginx's default access log (Debian's, the combined format) beside the recipe's."""
     temp = " ".join(
@@ -92,7 +96,7 @@ events {{ worker_connections 8192; }}
 http {{
     access_log {folder / "access.log"};
     {temp} uwsgi_temp_path {folder / "uwsgi"}; scgi_temp_path {folder / "scgi"};
-    {recipe_http(ports, folder)}
+    {recipe_http(ports, folder, affinity)}
     server {{
         listen 127.0.0.1:{port};
         # Which process answered, for the test that posts to the other one.
@@ -105,16 +109,20 @@ http {{
 
 @contextmanager
 def nginx(
-    ports: Sequence[int], folder: Path, ready: str = "/healthz", statuses: Collection[int] = (200,)
+    ports: Sequence[int],
+    folder: Path,
+    ready: str = "/healthz",
+    statuses: Collection[int] = (200,),
+    affinity: bool = True,
 ) -> Iterator[str]:
     """nginx in front of the processes on these ports; yields the app's URL, prefix included.
 
     `ready`: a path that answers one of `statuses` once nginx and an app behind it are up
-    (502 once nginx is up in front of none).
+    (502 once nginx is up in front of none); `affinity`: False drops the recipe's hash.
     """
     program, port = ready_to_start(find_nginx(), "nginx", folder)
     conf = folder / "nginx.conf"
-    conf.write_text(configuration(port, ports, folder))
+    conf.write_text(configuration(port, ports, folder, affinity))
     command = [program, "-c", str(conf), "-p", str(folder), "-e", str(folder / "error.log")]
     with proxying([*command, "-g", "daemon off;"], port, ready, statuses) as base:
         yield base

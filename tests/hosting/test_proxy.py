@@ -2,10 +2,11 @@
 (deploy/Caddyfile) under /scores/ in front of two `scorekeeper serve` processes on one
 PostgreSQL database, rate limits on Redis: the README's server recipe, end to end.
 
-Two phones play a round through each proxy: a change posted to the other process than the page
-came from, the watching phone's live update, share links that name the proxy's address, and
-link misses counted once for both processes (the client's address as the proxy says it). No
-log either proxy or process writes holds a token, a process down behind the proxy included.
+Two phones play a round through each proxy: a change posted straight to the other process than
+the one the proxy keeps the game on, the watching phone's live update, share links that name
+the proxy's address, and link misses counted once for both processes (the client's address as
+the proxy says it). Each game's requests reach one process, and move when it stops. No log
+either proxy or process writes holds a token, a process down behind the proxy included.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import html
 import os
 import re
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -48,6 +51,7 @@ class Proxy:
     ports: list[int]
     front: Front
     logs: Path
+    settings: dict[str, str]
 
 
 @pytest.fixture(params=list(PROXIES))
@@ -71,6 +75,7 @@ def proxy(
         "SCOREKEEPER_RATELIMIT_STORAGE_URI": redis_url,
         "SCOREKEEPER_RATELIMIT_KEY_PREFIX": f"proxy-test-{uuid.uuid4().hex}",
         "SCOREKEEPER_RATELIMIT_LINK_MISSES": "5 per minute",
+        "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100 per minute",  # games until one on each process
         "SCOREKEEPER_WORKERS": "1",  # a process each: "the other process" is the other port
         "SCOREKEEPER_DATA_DIR": str(tmp_path),
     }
@@ -82,7 +87,8 @@ def proxy(
         ]
         base = stack.enter_context(front(ports, logs / request.param))
         upstreams = [f"127.0.0.1:{p}" for p in ports]
-        yield Proxy(base, base.removesuffix("/scores"), upstreams, ports, front, logs)
+        origin = base.removesuffix("/scores")
+        yield Proxy(base, origin, upstreams, ports, front, logs, settings)
 
 
 class Phone(requests.Session):
@@ -128,9 +134,19 @@ def test_a_round_is_played_from_two_phones_through_nginx(proxy: Proxy) -> None:
     assert poller.startswith("/scores/g/") and 'href="/scores/static/' in watching
 
     shown = scorer.page(f"{proxy.origin}{game}")
-    bought = scorer.submit(f"{proxy.origin}{game}/buys", {"seat": "1"})
+    # The proxy keeps a game on one process: the change goes to the other one straight, as a
+    # proxy would send it (its prefix and the client's address), so the watcher's poll through
+    # the proxy reads on one process what the other wrote.
+    (other,) = set(proxy.ports) - {int(shown.headers["X-Upstream"].rsplit(":", 1)[1])}
+    straight = {"X-Forwarded-Prefix": "/scores", "X-Forwarded-For": "127.0.0.1"}
+    path = game.removeprefix("/scores")
+    bought = scorer.post(
+        f"http://127.0.0.1:{other}{path}/buys",
+        data={"seat": "1"},
+        headers={"X-CSRFToken": scorer.csrf, **HX, **straight},
+        allow_redirects=False,
+    )
     assert bought.status_code == 200, bought.text
-    assert {shown.headers["X-Upstream"], bought.headers["X-Upstream"]} == set(proxy.upstreams)
     assert "2 buys left (1/3)" in bought.text
 
     live = watcher.get(f"{proxy.origin}{poller}", headers=HX)
@@ -143,11 +159,26 @@ def test_a_round_is_played_from_two_phones_through_nginx(proxy: Proxy) -> None:
     assert "Marie-Claire" in sheet and ">40<" in sheet
 
 
+def game_on_each(phone: Phone, base: str, upstreams: list[str]) -> dict[str, dict[str, Any]]:
+    """New games until each process keeps one; the first game each keeps, by its address."""
+    kept: dict[str, dict[str, Any]] = {}
+    new = {"ruleset": "may-i", "players": PLAYERS}
+    for _ in range(40):
+        game = phone.post(f"{base}/api/v1/games", json=new).json()
+        (upstream,) = where_served(phone, base, game)  # one process for every request
+        kept.setdefault(upstream, game)
+        if len(kept) == len(upstreams):
+            return kept
+    raise AssertionError(f"40 games, all kept by {set(kept)}")
+
+
 def test_link_misses_count_once_for_both_processes_and_the_client_the_proxy_saw(
     proxy: Proxy,
 ) -> None:
     guesser = Phone()
-    guesses = [guesser.get(f"{proxy.base}/g/1/guess{i}") for i in range(5)]
+    # The proxy keeps a game on one process: guesses at a game on each reach both.
+    ids = [game["id"] for game in game_on_each(guesser, proxy.base, proxy.upstreams).values()]
+    guesses = [guesser.get(f"{proxy.base}/g/{ids[i % 2]}/guess{i}") for i in range(5)]
     assert [g.status_code for g in guesses] == [404] * 5
     assert {g.headers["X-Upstream"] for g in guesses} == set(proxy.upstreams)
     # A forged X-Forwarded-For changes nothing: nginx sets the header, it never appends.
@@ -191,4 +222,45 @@ def test_no_log_of_the_proxy_or_the_processes_holds_a_token(proxy: Proxy) -> Non
     assert {name: [t for t in tokens if t in text] for name, text in logged.items()} == {
         name: [] for name in logged
     }
-    assert sum("/g/1/" in text for text in logged.values()) >= 3  # the proxy's and the apps'
+    # The proxy's log and the log of the process that keeps game 1.
+    assert sum("/g/1/" in text for text in logged.values()) >= 2
+
+
+def where_served(phone: Phone, base: str, game: dict[str, Any]) -> set[str]:
+    """The processes that answered a game's page, poll, seat page and API read (each 200)."""
+    game_id, token = game["id"], game["links"]["edit_token"]
+    version = game["version"]
+    answers = [
+        phone.get(f"{base}/g/{game_id}/{token}"),
+        phone.get(f"{base}/g/{game_id}/{token}/version?v={version}", headers=HX),
+        phone.get(f"{base}/s/{game_id}/{game['seat_links'][0]['token']}"),
+        phone.get(f"{base}/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}),
+    ]
+    assert [a.status_code for a in answers] == [200] * 4
+    assert PLAYERS[0] in answers[0].text
+    # After a retry the proxy names each process it tried: the last one answered.
+    return {a.headers["X-Upstream"].split(",")[-1].strip() for a in answers}
+
+
+def test_each_game_reaches_one_process_and_moves_when_it_stops(proxy: Proxy) -> None:
+    phone = Phone()
+    with ExitStack() as stack, ExitStack() as stopping:
+        log = proxy.logs / "app-2.log"
+        third = stopping.enter_context(scorekeeper(proxy.settings, log=log))
+        upstreams = [*proxy.upstreams, f"127.0.0.1:{third}"]
+        base = stack.enter_context(proxy.front([*proxy.ports, third], proxy.logs / "three"))
+        kept = game_on_each(phone, base, upstreams)  # each game's requests on one process
+        stopping.close()  # the third process stops; nginx and Caddy find it down
+        moved = kept.pop(upstreams[-1])
+        deadline = time.monotonic() + 15  # Caddy's health check (10 s) finds it down
+        landed: set[str] = set()
+        while not landed and time.monotonic() < deadline:
+            try:
+                landed = where_served(phone, base, moved)
+            except AssertionError:
+                time.sleep(0.5)
+        assert len(landed) == 1 and landed < set(proxy.upstreams)
+        # Consistent hashing: the games of the processes still up stay where they were.
+        assert {u: where_served(phone, base, game) for u, game in kept.items()} == {
+            u: {u} for u in kept
+        }

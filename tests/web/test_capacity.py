@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
-from capacity import MINUTE, compare, model, serving_seconds
+from capacity import MINUTE, compare, layouts, model, serving_seconds, spread_of
 from live_load import Baseline, Samples, Table
 from proxy_tables import closed_to
 
@@ -81,6 +81,19 @@ def test_spread_over_processes_multiplies_the_apps_work_not_the_serving() -> Non
     run = run_of(bare_ms=124, minute_ms=minute_ms, minutes=150)
     m = model(COSTS, PER_SECOND, serving, 12_000, spread=2.0)
     assert compare(run, COSTS, PER_SECOND, serving, 2.0, m, 12_000) == pytest.approx(1.0)
+
+
+def test_a_run_of_two_layouts_is_a_run_each_and_affinity_spreads_nothing() -> None:
+    """The recipe's layout (each game on one process) is modelled without spread; the round
+    robin one played in the same run with the spread measured over its workers, beside the
+    same bare stack."""
+    first = run_of(bare_ms=124, minute_ms=132, minutes=150) | {"affinity": True}
+    second = run_of(bare_ms=124, minute_ms=202, minutes=150) | {"affinity": False}
+    saved = first | {f"round-robin {k}": v for k, v in second.items() if "bare" not in k}
+    affinity, round_robin = layouts(saved)
+    assert affinity.items() >= first.items() and round_robin.items() >= second.items()
+    spread = {4: 1.5, 16: 1.9}
+    assert [spread_of(run, spread) for run in (affinity, round_robin)] == [1.0, 1.5]
 
 
 def test_closed_connections_count_within_the_window_only() -> None:
