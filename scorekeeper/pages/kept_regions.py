@@ -112,14 +112,16 @@ def frame_part(name: str, theme: str) -> Markup:
         html = _drawn_to_keep(name)
         if len(kept) < MOST_FRAMES:
             kept[key] = html
-    back = request.full_path if request.query_string else request.path
-    return Markup(_filled(html).replace(BACK_MARK, escape(back)))
+    return Markup(_filled(html).replace(BACK_MARK, escape(_this_page())))
 
 
 def back_here() -> str:
     """The page a frame's form comes back to: this one; a mark in a frame being kept."""
-    if g.get(KEEPING):
-        return Markup(BACK_MARK)
+    return Markup(BACK_MARK) if g.get(KEEPING) else _this_page()
+
+
+def _this_page() -> str:
+    """This request's path, with its query when it has one."""
     return request.full_path if request.query_string else request.path
 
 
