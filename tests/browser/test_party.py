@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -61,18 +61,23 @@ def finish_table(app: Flask, table_number: int) -> list[str]:
     return [seat.name for seat in facts.seats]
 
 
+def draw_seating(page: Page, people: list[str]) -> None:
+    """Open a table named Reunion and draw a card party's first seating for these people."""
+    page.goto("/tables/new")
+    page.get_by_label("Name of the table").fill("Reunion")
+    page.get_by_role("button", name="Open the table").click()
+    page.get_by_role("link", name="Start a card party").click()
+    page.get_by_label("New people, one name a line").fill("\n".join(people))
+    page.get_by_role("button", name="Draw the seating").click()
+
+
 def test_an_evening_round_at_three_tables_and_a_phone_following_its_person(
     browser: Browser, server: Served
 ) -> None:
     organiser, guest = Phone(browser, server.url), Phone(browser, server.url)
     try:
         page = organiser.page
-        page.goto("/tables/new")
-        page.get_by_label("Name of the table").fill("Reunion")
-        page.get_by_role("button", name="Open the table").click()
-        page.get_by_role("link", name="Start a card party").click()
-        page.get_by_label("New people, one name a line").fill("\n".join(PEOPLE))
-        page.get_by_role("button", name="Draw the seating").click()
+        draw_seating(page, PEOPLE)
         tables = page.locator(".party-seating > li")
         expect(tables).to_have_count(3)
         expect(tables.nth(2).locator("li")).to_have_count(3)

@@ -13,6 +13,7 @@ from tests.browser.conftest import Phone, _fail_on
 from tests.browser.test_party import (  # noqa: F401 (the fixture `server`)
     ONE_POLL_MS,
     Served,
+    draw_seating,
     finish_table,
     server,
 )
@@ -31,12 +32,7 @@ def test_the_tv_and_relatives_watch_live_then_the_card_downloads_as_a_png(
     organiser = Phone(browser, server.url)
     try:
         page = organiser.page
-        page.goto("/tables/new")
-        page.get_by_label("Name of the table").fill("Reunion")
-        page.get_by_role("button", name="Open the table").click()
-        page.get_by_role("link", name="Start a card party").click()
-        page.get_by_label("New people, one name a line").fill("\n".join(FOUR))
-        page.get_by_role("button", name="Draw the seating").click()
+        draw_seating(page, FOUR)
         page.get_by_role("button", name="Start", exact=True).click()
         expect(page.locator(".party-table")).to_have_count(1)
         evening = page.url
