@@ -6,6 +6,8 @@ import asyncio
 import socket
 import sys
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -124,20 +126,28 @@ class Phone:
         return 200, b"", 0.0
 
 
+def _run(work: Coroutine[Any, Any, Any]) -> Any:
+    """Run a coroutine to its end on a thread of its own: a browser test before this one on
+    the same worker leaves Playwright's event loop running on the main thread, where
+    asyncio.run refuses to start another."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, work).result()
+
+
 def test_the_bare_minute_reads_its_page_once_a_phone_after_a_change() -> None:
     """As the cost table's bare table-minute: a row posted, then each phone's next poll reads
     /page in place of the static page, and the one after is static again."""
     phones = [Phone() for _ in range(2)]
     table = Table("/scores", phones)  # type: ignore[arg-type]
     kind = Baseline(minute=True)
-    asyncio.run(kind.open(table))
+    _run(kind.open(table))
     poll, _, change = (act for _, _, act in kind.acts(table, Samples()))
 
     async def play() -> None:
         for act in (poll, change, poll, poll):
             await act(0.0)
 
-    asyncio.run(play())
+    _run(play())
     assert phones[0].sent == [
         "GET /scores/static-page",
         "POST /scores/items",
