@@ -53,12 +53,11 @@ class Turns:
     def wait(self, seconds: float) -> int | None:
         """Wait for this writer's turn, at most `seconds`; its ticket, or None when it did not
         come (its place is then skipped, so the writers after it are not held up)."""
-        woken = threading.Event()
         with self._mutex:
             ticket, self._drawn = self._drawn, self._drawn + 1
             if self._serving == ticket:
-                return ticket
-            self._waiting[ticket] = woken
+                return ticket  # no one before it: no wake-up to make
+            woken = self._waiting[ticket] = threading.Event()
         woken.wait(seconds)
         with self._mutex:
             del self._waiting[ticket]
