@@ -2,16 +2,19 @@
 
 A live table is the cost table's table-minute: 4 phones polling every 2 s, one of them (the
 writer) changing something every 15 s, so 4 changes and 124 requests a minute. From
-bench/cost_table.py's saved figures (`--save`; instructions, statements, transactions and
-requests a table-minute), it puts:
+bench/cost_table.py's saved figures (`--save`; instructions, statements, transactions, round
+trips to Redis and requests a table-minute), it puts:
 
 - the server processes' cores: a table-minute's CPU seconds × tables ÷ 60, where a
   table-minute's CPU is its instructions ÷ this machine's instructions a CPU second × the
   spread (what sending a table's requests to several processes, each with its own kept
   states and regions, multiplies the app's work by: 1 behind the recipe, which keeps each
-  game on one process; measured for a run played round robin), plus a served request's CPU
-  beyond its instructions (gunicorn's parsing, the sockets, the kernel's share, the caches
-  other processes leave cold) for each of its requests;
+  game on one process; measured for a run played round robin), plus its round trips (to
+  PostgreSQL: each statement, and each transaction's BEGIN and end; to Redis: the version
+  map's and the rate limits') × a round trip's CPU beyond its instructions (the kernel's
+  sockets, waits and wake-ups, which callgrind does not see), plus a served request's CPU
+  beyond both (gunicorn's parsing, nginx's connections, the caches other processes leave
+  cold) for each of its requests;
 - PostgreSQL's transactions a second: transactions a table-minute × tables ÷ 60, without the
   version map (every poll reads the game's version and links: one autocommit statement) and
   with it (SCOREKEEPER_VERSION_MAP_URL: polls never reach the database), measured by a cost
@@ -19,25 +22,28 @@ requests a table-minute), it puts:
 - the processes (one per core, 8 threads each) and their connections, and whether PgBouncer
   is needed in front of PostgreSQL.
 
-The three, measured: the instructions a second, from the SQLite table-minute played natively
+The four, measured: the instructions a second, from the SQLite table-minute played natively
 by one app (one hash seed, as under callgrind; the median CPU time of --minutes,
-time.process_time) against the instructions callgrind counted for the same steps; the spread,
-the same minute played in turn with its requests sent to one of N apps at random (N: the
-run's processes, and MANY for a hosted instance); the serving,
-from bench/proxy_tables.py's saved `--tables` run (`--run`), in which the bare Flask +
+time.process_time, user + system) against the instructions callgrind counted for the same
+steps; the spread, the same minute played in turn with its requests sent to one of N apps at
+random (N: the run's processes, and MANY for a hosted instance); the round trip, from the
+PostgreSQL table-minute that models the run (the version map's, with its rate limits on
+Redis, as the recipe serves) played natively the same way on a scratch database: its CPU
+beyond its instructions at the SQLite rate, over its round trips; the serving, from
+bench/proxy_tables.py's saved `--tables` run (`--run`), in which the bare Flask +
 Flask-SQLAlchemy app played its own table-minute (the cost table's bare column: the same 124
 requests, a static page for an unchanged poll, its 56-cell page after a change, a row for a
 change) behind the same recipe at the same rate: its processes' CPU a request less its
-instructions' (the cost table's bare table-minute ÷ 124, at the native rate). That holds what
-serving costs under the run's own conditions (gunicorn and nginx, the sockets, 800 phones at
-once, the caches other processes leave cold) and none of our app's work. Our table-minute in
-the same run is set beside the model's CPU for the requests it served (measured ÷ model), and
-its nginx CPU scaled to the tables. On another machine, the same measurements give its model:
-its instructions a CPU second, its spread, and the bare stack's table-minute served by its
-recipe.
+instructions' and round trips' (the cost table's bare table-minute ÷ 124). That holds what
+serving costs under the run's own conditions (gunicorn and nginx, 800 phones at once, the
+caches other processes leave cold) and none of our app's work. Our table-minute in the same
+run is set beside the model's CPU for the requests it served (measured ÷ model, and each
+term's share), and its nginx CPU scaled to the tables. On another machine, the same
+measurements give its model.
 
 Run: .venv/bin/python bench/capacity.py --costs sqlite.json [--costs postgresql.json]
-[--run tables.json …] [--tables 10000]
+[--costs postgresql-map.json] [--run tables.json …] [--tables 10000] [--postgres ADMIN_URL]
+[--redis URL]
 """
 
 from __future__ import annotations
@@ -54,10 +60,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
+from run import ADMIN_URL, scratch_databases
 
 MINUTE = "a table-minute (1 writer, 4 changes; 4 phones polling every 2 s)"
 THREADS = 8  # `serve`'s threads a process: its pool keeps a PostgreSQL connection for each
@@ -65,24 +72,29 @@ POOL_MOST = THREADS + 10  # and SQLAlchemy's overflow opens up to 10 more at a b
 MAX_CONNECTIONS = 100  # PostgreSQL's default max_connections
 
 
+REDIS_URL = "redis://127.0.0.1:6379/15"  # make bench's BENCH_REDIS
 MANY = 16  # processes that stand for a hosted instance's many (more cost an app's memory each)
 
 
-def minute_cpu_seconds(minutes: int, processes: int) -> tuple[float, float]:
-    """The median CPU seconds of one SQLite table-minute played natively, as the cost table
-    plays it (in a child process with the cost table's hash seed): served by one app, and
-    spread over `processes` apps (child)."""
+def minute_cpu_seconds(
+    minutes: int, processes: int, url: str = "", env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """The median CPU seconds of one table-minute played natively, as the cost table plays it
+    (in a child process with the cost table's hash seed; on SQLite, or on `url` with `env`'s
+    settings): served by one app, and spread over `processes` apps (child)."""
     command = [sys.executable, __file__, "--child", str(minutes), "--processes", str(processes)]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    command += ["--url", url] if url else []
+    env = {**os.environ, **(env or {}), "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     one, spread = done.stdout.strip().splitlines()[-1].split()
     return float(one), float(spread)
 
 
-def child(minutes: int, processes: int) -> None:
+def child(minutes: int, processes: int, url: str = "") -> None:
     """Print the median CPU seconds of a table-minute served by one app, and of one spread over
-    `processes` apps on the one database, `minutes` of each played in turn (so the machine's
-    load falls on both alike), after each app has served one warm minute alone.
+    `processes` apps on the one database (SQLite, or `url`), `minutes` of each played in turn
+    (so the machine's load falls on both alike), after each app has served one warm minute
+    alone (one app: the same figure twice, played once).
 
     Spread, each request goes to an app picked at random, as nginx and the kernel spread a
     table's requests over served processes: each app keeps its own derived states and regions
@@ -92,7 +104,7 @@ def child(minutes: int, processes: int) -> None:
     from request_costs import ROOT, TestClientHTTP, app_on
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as folder:
-        url = f"sqlite:///{Path(folder) / 'capacity.db'}"
+        url = url or f"sqlite:///{Path(folder) / 'capacity.db'}"
         apps = [app_on(ROOT, url)[0] for _ in range(processes)]
         pick, send, routes = random.Random(0), TestClientHTTP.send, [apps[0]]
 
@@ -120,40 +132,104 @@ def child(minutes: int, processes: int) -> None:
         for i in range(1, minutes + 1):
             routes[:] = apps[:1]
             one(i, counted(False))
-            routes[:] = apps
-            many(i, counted(True))
-    print(statistics.median(spent[False]), statistics.median(spent[True]))
+            if processes > 1:
+                routes[:] = apps
+                many(i, counted(True))
+    alone = statistics.median(spent[False])
+    print(alone, statistics.median(spent[True]) if processes > 1 else alone)
 
 
-def serving_seconds(run: dict[str, Any], bare: dict[str, Any], per_second: float) -> float:
-    """A served request's CPU seconds beyond its instructions: the run's bare table-minutes'
-    CPU a request, less their instructions' (`bare`: the cost table's bare table-minute)."""
-    instructions = bare["instructions"] / bare["requests"] / per_second
-    return float(run["bare servers cpu"] / run["bare requests"] - instructions)
+def round_trips(side: dict[str, float], database: str) -> float:
+    """Round trips a request (or table-minute) makes over sockets: on PostgreSQL each statement,
+    and each transaction's BEGIN and its COMMIT or ROLLBACK (psycopg sends them apart; an
+    unchanged poll's read runs outside any); each packed send to Redis (the version map's, the
+    rate limits'). SQLite is a library in the process: no round trip."""
+    postgres = 0.0
+    if database == "postgresql":
+        postgres = side["statements"] + 2 * (side["transactions"] - side.get("poll_reads", 0))
+    return postgres + side.get("redis_trips", 0)
+
+
+def trip_seconds(costs: dict[str, Any], cpu: float, per_second: float) -> float:
+    """A round trip's CPU seconds beyond its instructions (the kernel's sockets, the waits and
+    wake-ups that callgrind, user space only, does not see): the table-minute of these costs
+    played natively (`cpu`, on their database and settings) less its instructions at the
+    SQLite-measured rate, over its round trips."""
+    ours = costs["ours"][MINUTE]
+    return (cpu - ours["instructions"] / per_second) / round_trips(ours, costs["database"])
+
+
+def served_by(costs: dict[str, Any], redis_url: str) -> dict[str, str]:
+    """The settings a native play of these costs' table-minute needs to run as they were
+    counted: the version map and the rate limits on Redis, if they were."""
+    env = {}
+    if costs.get("version_map"):
+        env["SCOREKEEPER_VERSION_MAP_URL"] = redis_url
+    if costs.get("rate_limits"):
+        env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = redis_url
+        env["SCOREKEEPER_RATELIMIT_KEY_PREFIX"] = f"capacity-{os.getpid()}-{time.time_ns()}"
+    return env
+
+
+class Rates(NamedTuple):
+    """What this machine's CPU pays, measured: instructions a CPU second (natively), a round
+    trip's CPU beyond its instructions (seconds), a served request's beyond both (seconds)."""
+
+    per_second: float
+    trip: float = 0.0
+    serving: float = 0.0
+
+
+def app_seconds(side: dict[str, float], database: str, rates: Rates, spread: float = 1.0) -> float:
+    """The app's CPU seconds for a request (or table-minute) of the cost table: its
+    instructions (× the spread: what sending a table's requests to several processes
+    multiplies them by) and its round trips."""
+    instructions = side["instructions"] / rates.per_second * spread
+    return float(instructions + round_trips(side, database) * rates.trip)
+
+
+def serving_seconds(run: dict[str, Any], costs: dict[str, Any], rates: Rates) -> float:
+    """A served request's CPU seconds beyond its instructions and round trips: the run's bare
+    table-minutes' CPU a request, less their app's (`costs`: the cost table whose bare
+    table-minute it played)."""
+    bare = costs["bare"][MINUTE]
+    app = app_seconds(bare, costs["database"], rates) / bare["requests"]
+    return float(run["bare servers cpu"] / run["bare requests"] - app)
+
+
+def minute_parts(costs: dict[str, Any], rates: Rates, spread: float = 1.0) -> dict[str, float]:
+    """A table-minute's CPU seconds by what pays them: the app's instructions (× the spread),
+    its round trips, and serving its requests."""
+    ours = costs["ours"][MINUTE]
+    instructions = ours["instructions"] / rates.per_second * spread
+    return {
+        "instructions": instructions,
+        "round trips": app_seconds(ours, costs["database"], rates, spread) - instructions,
+        "serving": ours["requests"] * rates.serving,
+    }
 
 
 def model(
     costs: dict[str, Any],
-    per_second: float,
-    serving: float,
+    rates: Rates,
     tables: int,
     spread: float = 1.0,
     mapped: dict[str, Any] | None = None,
 ) -> dict[str, float]:
-    """What `tables` live tables need on this database, by the cost table's figures, a served
-    request's CPU beyond its instructions (`serving`, seconds) and what spreading a table over
-    the processes multiplies its app's work by (`spread`); `mapped`: the cost table's figures
-    with the version map on, if measured."""
+    """What `tables` live tables need on this database, by the cost table's figures and this
+    machine's measured rates (`spread`: what spreading a table over the processes multiplies
+    its instructions by); `mapped`: the cost table's figures with the version map on, if
+    measured."""
     ours = costs["ours"][MINUTE]
     with_map = ours["transactions"] - ours["poll_reads"]
     if mapped is not None:
         with_map = mapped["ours"][MINUTE]["transactions"]
-    app = ours["instructions"] / per_second * spread  # CPU seconds a table-minute in the app
-    cpu = app + ours["requests"] * serving
+    parts = minute_parts(costs, rates, spread)
+    cpu = sum(parts.values())  # CPU seconds a table-minute
     cores = tables * cpu / 60
     workers = max(1, math.ceil(cores))
     return {
-        "app": app,
+        **parts,
         "cpu": cpu,
         "requests": tables * ours["requests"] / 60,
         "cores": cores,
@@ -178,6 +254,27 @@ def spread_of(run: dict[str, Any], spread: dict[int, float]) -> float:
     """What a run's layout multiplies the app's work by: 1 when the proxy kept each game on one
     process (the recipe), else the spread measured over its processes."""
     return 1.0 if run.get("affinity") else spread[run["workers"]]
+
+
+def measure_trip(costs: dict[str, Any], per_second: float, args: Any) -> float:
+    """A round trip's CPU seconds, from these costs' table-minute played natively on a scratch
+    PostgreSQL database with the settings they were counted with (printed)."""
+    with scratch_databases("postgresql", ["capacity"], args.postgres) as urls:
+        env = served_by(costs, args.redis)
+        cpu = minute_cpu_seconds(args.minutes, 1, urls["capacity"], env)[0]
+    ours, trip = costs["ours"][MINUTE], trip_seconds(costs, cpu, per_second)
+    redis = ours.get("redis_trips", 0)
+    named = {"version_map": "the version map", "rate_limits": "rate limits on Redis"}
+    settings = [name for key, name in named.items() if costs.get(key)]
+    print(
+        f"- Round trips: the PostgreSQL table-minute ({', '.join(settings) or 'no Redis'}; "
+        f"{ours['instructions'] / 1e6:.0f} M instructions, "
+        f"{round_trips(ours, 'postgresql') - redis:.0f} round trips to PostgreSQL and "
+        f"{redis:.0f} to Redis) took {cpu * 1000:.0f} ms of CPU natively (median of "
+        f"{args.minutes}), {(cpu - ours['instructions'] / per_second) * 1000:.0f} ms beyond its "
+        f"instructions: {trip * 1e6:.0f} µs a round trip."
+    )
+    return trip
 
 
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
@@ -207,30 +304,37 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         + f"; {MANY} stands for a hosted instance's many. The recipe keeps each game on one "
         "process (deploy/nginx): the model's spread is 1."
     )
-    bare = found.get("postgresql", found["sqlite"])["bare"][MINUTE]
-    servings = [serving_seconds(run, bare, per_second) for run in runs]
+    # The run serves the version map's settings: their costs calibrate the round trip.
+    served = mapped.get("postgresql") or found.get("postgresql")
+    trip = measure_trip(served, per_second, args) if served else 0.0
+    if not served:
+        print("- Round trips: not counted (no PostgreSQL cost table).")
+    rates = Rates(per_second, trip)
+    bare_costs = found.get("postgresql", found["sqlite"])
+    bare = bare_costs["bare"][MINUTE]
+    servings = [serving_seconds(run, bare_costs, rates) for run in runs]
     for run, serving in zip(runs, servings, strict=True):
         print(
             f"- Serving: the bare stack's table-minute behind the same nginx ({run['tables']} "
             f"tables, {run['bare requests']:,} requests, p99 {run['bare p99_ms']:.0f} ms, load "
             f"{run['bare load when measured']:.1f}) cost "
             f"{run['bare servers cpu'] / run['bare requests'] * 1e3:.2f} ms of its processes' "
-            f"CPU a request, its instructions "
-            f"{bare['instructions'] / bare['requests'] / per_second * 1e3:.2f} ms: "
-            f"{serving * 1e3:.2f} ms a request is serving."
+            f"CPU a request, its instructions and round trips "
+            f"{app_seconds(bare, bare_costs['database'], rates) / bare['requests'] * 1e3:.2f} "
+            f"ms: {serving * 1e3:.2f} ms a request is serving."
         )
-    serving = statistics.median(servings) if servings else 0.0
+    rates = rates._replace(serving=statistics.median(servings) if servings else 0.0)
     if not runs:
         print("- Serving: not counted (no --run measured it).")
     print(
-        "\n| database | CPU a table-minute (app + serving) | requests/s | cores | processes "
-        "| PostgreSQL TPS (today / version map) | connections |"
+        "\n| database | CPU a table-minute (instructions + round trips + serving) | requests/s "
+        "| cores | processes | PostgreSQL TPS (today / version map) | connections |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     rows = [(name, each, mapped.get(name)) for name, each in found.items()]
     rows += [(f"{name} + version map", each, each) for name, each in mapped.items()]
     for name, each, measured_map in rows:
-        m = model(each, per_second, serving, args.tables, 1.0, measured_map)
+        m = model(each, rates, args.tables, 1.0, measured_map)
         postgres = name.startswith("postgresql")
         today = "-" if measured_map is each else f"{m['tps']:,.0f}"  # the map's own row: - / …
         tps = f"{today} / {m['tps with a version map']:,.0f}" if postgres else "-"
@@ -239,8 +343,9 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         most = m["workers"] * POOL_MOST
         connections = f"{m['connections']:,} (at most {most:,})" if postgres else "-"
         print(
-            f"| {name} | {m['cpu'] * 1000:.0f} ms ({m['app'] * 1000:.0f} + "
-            f"{(m['cpu'] - m['app']) * 1000:.0f}) | {m['requests']:,.0f} | {m['cores']:.1f} | "
+            f"| {name} | {m['cpu'] * 1000:.0f} ms ({m['instructions'] * 1000:.0f} + "
+            f"{m['round trips'] * 1000:.0f} + {m['serving'] * 1000:.0f}) | "
+            f"{m['requests']:,.0f} | {m['cores']:.1f} | "
             f"{m['workers']} × {THREADS} threads | {tps} | {connections} |"
         )
     if "postgresql" not in found:
@@ -251,7 +356,7 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         with_map = mapped.get("postgresql") if run.get("version_map") else None
         return with_map or found["postgresql"]
 
-    m = model(found["postgresql"], per_second, serving, args.tables)
+    m = model(found["postgresql"], rates, args.tables)
     pooled = m["connections"] > MAX_CONNECTIONS
     print(
         f"\nPgBouncer: {'needed' if pooled else 'not needed'}: {m['workers']} processes × "
@@ -260,7 +365,12 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
     )
     ratios = [
         compare(
-            layout, costs_of(layout), per_second, each, spread_of(layout, spread), m, args.tables
+            layout,
+            costs_of(layout),
+            rates._replace(serving=each),
+            spread_of(layout, spread),
+            model(costs_of(layout), rates, args.tables),
+            args.tables,
         )
         for run, each in zip(runs, servings, strict=True)
         for layout in layouts(run)
@@ -273,15 +383,15 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
 
 
 def compare(
-    run: dict[str, Any], costs: dict[str, Any], per_second: float, serving: float,
-    spread: float, m: dict[str, float], tables: int,
+    run: dict[str, Any], costs: dict[str, Any], rates: Rates, spread: float,
+    m: dict[str, float], tables: int,
 ) -> float:  # fmt: skip
     """The run's CPU and transactions against the model's for the requests it served (with
     its own serving, and spread over its processes); measured ÷ model of the CPU."""
     ours = costs["ours"][MINUTE]
     minutes = run["requests"] / ours["requests"]  # table-minutes the run served
-    app = ours["instructions"] / per_second * spread
-    predicted = minutes * (app + ours["requests"] * serving)
+    parts = minute_parts(costs, rates, spread)
+    predicted = minutes * sum(parts.values())
     measured = run["servers cpu"]
     transactions = minutes * ours["transactions"]
     offered = run["tables"] * run["phones"] / 2 + run["tables"] / 15  # requests a second
@@ -322,16 +432,18 @@ def compare(
             ("the client", "client"),
         )
     )
+    shares = " + ".join(f"{name} {each * 1000:.0f}" for name, each in parts.items())
     print(
         f"\nThe run's CPU a table-minute served: {per_minute} (the model: "
-        f"{predicted / minutes * 1000:.0f} ms). Scaled to {tables:,} tables: server processes "
-        f"{cores(measured)} cores (the model: {m['cores']:.1f}), nginx {cores(run['nginx cpu'])}."
+        f"{predicted / minutes * 1000:.0f} ms: {shares}). Scaled to {tables:,} tables: server "
+        f"processes {cores(measured)} cores (the model: {m['cores']:.1f}), nginx "
+        f"{cores(run['nginx cpu'])}."
     )
     return float(measured / predicted)
 
 
 def main() -> None:
-    """Read the saved figures, measure this machine's instructions a second, print the model."""
+    """Read the saved figures, measure this machine's rates, print the model."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--costs", type=Path, action="append", default=[], help="cost_table.py --save"
@@ -341,11 +453,14 @@ def main() -> None:
     )
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--minutes", type=int, default=10, help="native table-minutes timed")
+    parser.add_argument("--postgres", default=ADMIN_URL, help="admin URL: a round trip's scratch")
+    parser.add_argument("--redis", default=REDIS_URL, help="the Redis a round trip's play uses")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--processes", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--url", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.processes)
+        child(args.child, args.processes, args.url)
         return
     costs = [json.loads(path.read_text()) for path in args.costs if path.exists()]
     if not any(c["database"] == "sqlite" and c["ours"][MINUTE]["instructions"] for c in costs):
