@@ -64,6 +64,7 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
+from native_minutes import NAMES, Native, recipe_settings
 from run import ADMIN_URL, scratch_databases
 
 MINUTE = "a table-minute (1 writer, 4 changes; 4 phones polling every 2 s)"
@@ -76,25 +77,21 @@ REDIS_URL = "redis://127.0.0.1:6379/15"  # make bench's BENCH_REDIS
 MANY = 16  # processes that stand for a hosted instance's many (more cost an app's memory each)
 
 
-def minute_cpu_seconds(
-    minutes: int, processes: int, url: str = "", env: dict[str, str] | None = None
-) -> tuple[float, float]:
-    """The median CPU seconds of one table-minute played natively, as the cost table plays it
-    (in a child process with the cost table's hash seed; on SQLite, or on `url` with `env`'s
-    settings): served by one app, and spread over `processes` apps (child)."""
+def minute_cpu_seconds(minutes: int, processes: int) -> tuple[float, float]:
+    """The median CPU seconds of one SQLite table-minute played natively, as the cost table
+    plays it (in a child process with the cost table's hash seed): served by one app, and
+    spread over `processes` apps (child)."""
     command = [sys.executable, __file__, "--child", str(minutes), "--processes", str(processes)]
-    command += ["--url", url] if url else []
-    env = {**os.environ, **(env or {}), "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     one, spread = done.stdout.strip().splitlines()[-1].split()
     return float(one), float(spread)
 
 
-def child(minutes: int, processes: int, url: str = "") -> None:
+def child(minutes: int, processes: int) -> None:
     """Print the median CPU seconds of a table-minute served by one app, and of one spread over
-    `processes` apps on the one database (SQLite, or `url`), `minutes` of each played in turn
-    (so the machine's load falls on both alike), after each app has served one warm minute
-    alone (one app: the same figure twice, played once).
+    `processes` apps on the one database, `minutes` of each played in turn (so the machine's
+    load falls on both alike), after each app has served one warm minute alone.
 
     Spread, each request goes to an app picked at random, as nginx and the kernel spread a
     table's requests over served processes: each app keeps its own derived states and regions
@@ -104,7 +101,7 @@ def child(minutes: int, processes: int, url: str = "") -> None:
     from request_costs import ROOT, TestClientHTTP, app_on
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as folder:
-        url = url or f"sqlite:///{Path(folder) / 'capacity.db'}"
+        url = f"sqlite:///{Path(folder) / 'capacity.db'}"
         apps = [app_on(ROOT, url)[0] for _ in range(processes)]
         pick, send, routes = random.Random(0), TestClientHTTP.send, [apps[0]]
 
@@ -132,11 +129,9 @@ def child(minutes: int, processes: int, url: str = "") -> None:
         for i in range(1, minutes + 1):
             routes[:] = apps[:1]
             one(i, counted(False))
-            if processes > 1:
-                routes[:] = apps
-                many(i, counted(True))
-    alone = statistics.median(spent[False])
-    print(alone, statistics.median(spent[True]) if processes > 1 else alone)
+            routes[:] = apps
+            many(i, counted(True))
+    print(statistics.median(spent[False]), statistics.median(spent[True]))
 
 
 def round_trips(side: dict[str, float], database: str) -> float:
@@ -157,18 +152,6 @@ def trip_seconds(costs: dict[str, Any], cpu: float, per_second: float) -> float:
     SQLite-measured rate, over its round trips."""
     ours = costs["ours"][MINUTE]
     return (cpu - ours["instructions"] / per_second) / round_trips(ours, costs["database"])
-
-
-def served_by(costs: dict[str, Any], redis_url: str) -> dict[str, str]:
-    """The settings a native play of these costs' table-minute needs to run as they were
-    counted: the version map and the rate limits on Redis, if they were."""
-    env = {}
-    if costs.get("version_map"):
-        env["SCOREKEEPER_VERSION_MAP_URL"] = redis_url
-    if costs.get("rate_limits"):
-        env["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = redis_url
-        env["SCOREKEEPER_RATELIMIT_KEY_PREFIX"] = f"capacity-{os.getpid()}-{time.time_ns()}"
-    return env
 
 
 class Rates(NamedTuple):
@@ -256,64 +239,118 @@ def spread_of(run: dict[str, Any], spread: dict[int, float]) -> float:
     return 1.0 if run.get("affinity") else spread[run["workers"]]
 
 
-def measure_trip(costs: dict[str, Any], per_second: float, args: Any) -> float:
-    """A round trip's CPU seconds, from these costs' table-minute played natively on a scratch
-    PostgreSQL database with the settings they were counted with (printed)."""
-    with scratch_databases("postgresql", ["capacity"], args.postgres) as urls:
-        env = served_by(costs, args.redis)
-        cpu = minute_cpu_seconds(args.minutes, 1, urls["capacity"], env)[0]
-    ours, trip = costs["ours"][MINUTE], trip_seconds(costs, cpu, per_second)
+def rates_of(
+    native: dict[str, float], sqlite: dict[str, Any], served: dict[str, Any] | None, where: str
+) -> Rates:
+    """This machine's instructions a CPU second and a round trip's CPU, from the native
+    table-minutes' CPU (`native`, by database) and the cost tables they played (`served`: the
+    PostgreSQL one, as the recipe serves; None: no round trip counted); printed."""
+    instructions = sqlite["ours"][MINUTE]["instructions"]
+    per_second = instructions / native["sqlite"]
+    line = (
+        f"- {where}: the SQLite table-minute, {instructions / 1e6:.0f} M instructions "
+        f"(callgrind), took {native['sqlite'] * 1000:.0f} ms of CPU natively: "
+        f"{per_second / 1e9:.2f} G instructions a CPU second"
+    )
+    if served is None:
+        print(f"{line}; round trips not counted (no PostgreSQL cost table).")
+        return Rates(per_second)
+    ours, trip = served["ours"][MINUTE], trip_seconds(served, native["postgresql"], per_second)
     redis = ours.get("redis_trips", 0)
     named = {"version_map": "the version map", "rate_limits": "rate limits on Redis"}
-    settings = [name for key, name in named.items() if costs.get(key)]
+    settings = [name for key, name in named.items() if served.get(key)]
     print(
-        f"- Round trips: the PostgreSQL table-minute ({', '.join(settings) or 'no Redis'}; "
+        f"{line}; the PostgreSQL one ({', '.join(settings) or 'no Redis'}; "
         f"{ours['instructions'] / 1e6:.0f} M instructions, "
         f"{round_trips(ours, 'postgresql') - redis:.0f} round trips to PostgreSQL and "
-        f"{redis:.0f} to Redis) took {cpu * 1000:.0f} ms of CPU natively (median of "
-        f"{args.minutes}), {(cpu - ours['instructions'] / per_second) * 1000:.0f} ms beyond its "
+        f"{redis:.0f} to Redis) {native['postgresql'] * 1000:.0f} ms, "
+        f"{(native['postgresql'] - ours['instructions'] / per_second) * 1000:.0f} ms beyond its "
         f"instructions: {trip * 1e6:.0f} µs a round trip."
     )
-    return trip
+    return Rates(per_second, trip)
+
+
+def window_of(run: dict[str, Any], stack: str = "") -> dict[str, float] | None:
+    """The native table-minutes' CPU played during a stack's measured window of a run
+    (bench/proxy_tables.py; `stack`: "bare " for the bare stack's), if it played them."""
+    keys = {name: f"{stack}native {name} cpu" for name in NAMES}
+    return {name: run[key] for name, key in keys.items()} if keys["sqlite"] in run else None
+
+
+def named(costs: dict[str, Any]) -> str:
+    """A cost table's name: its database, and what it kept on Redis."""
+    on_redis = {"version_map": " + version map", "rate_limits": ", rate limits on Redis"}
+    return costs["database"] + "".join(text for key, text in on_redis.items() if costs.get(key))
+
+
+def served_costs(
+    costs: list[dict[str, Any]], run: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The PostgreSQL cost table counted most as a run was served: with the version map and
+    the rate limits where it kept them (a run that does not say: on Redis, the recipe's)."""
+    wanted = {key: bool((run or {}).get(key, True)) for key in ("version_map", "rate_limits")}
+    ranked = sorted(
+        (c for c in costs if c["database"] == "postgresql"),
+        key=lambda c: sum(bool(c.get(key)) == on for key, on in wanted.items()),
+    )
+    return ranked[-1] if ranked else None
+
+
+def native_now(served: dict[str, Any], args: Any) -> dict[str, float]:
+    """The native table-minutes' CPU, played now on a scratch PostgreSQL database with the
+    settings the served costs were counted with."""
+    with scratch_databases("postgresql", ["capacity"], args.postgres) as urls:
+        on = (bool(served.get("version_map")), bool(served.get("rate_limits")))
+        settings = recipe_settings(args.redis, *on)
+        native = Native.start(args.minutes, urls["capacity"], settings)
+        native.go()
+        return native.medians()
 
 
 def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -> None:
     """Print the model for each database, and each run (each layout it played) against it."""
     found = {c["database"]: c for c in costs if not c.get("version_map")}
     mapped = {c["database"]: c for c in costs if c.get("version_map")}
-    instructions = found["sqlite"]["ours"][MINUTE]["instructions"]
     measured = {
         processes: minute_cpu_seconds(args.minutes, processes)
         for processes in sorted(
             {MANY, *(r["workers"] for run in runs for r in layouts(run) if not r.get("affinity"))}
         )
     }
-    cpu = measured[MANY][0]
-    per_second = instructions / cpu
     print(f"\n## {args.tables:,} live tables (load {os.getloadavg()[0]:.1f})\n")
-    print(
-        f"- This machine's core: the SQLite table-minute, {instructions / 1e6:.0f} M "
-        f"instructions (callgrind), took {cpu * 1000:.0f} ms of CPU natively served by one app "
-        f"(median of {args.minutes}): {per_second / 1e9:.2f} G instructions a CPU second."
-    )
     spread = {processes: many / one for processes, (one, many) in measured.items()}
     print(
         "- Spread over processes (each request to one of N apps at random, each with its own "
-        "kept states and regions; played in turn with one app), the same table-minute costs "
+        "kept states and regions; played in turn with one app), the same SQLite table-minute "
+        "costs "
         + ", ".join(f"{times:.2f} × ({n} processes)" for n, times in spread.items())
         + f"; {MANY} stands for a hosted instance's many. The recipe keeps each game on one "
         "process (deploy/nginx): the model's spread is 1."
     )
-    # The run serves the version map's settings: their costs calibrate the round trip.
-    served = mapped.get("postgresql") or found.get("postgresql")
-    trip = measure_trip(served, per_second, args) if served else 0.0
-    if not served:
-        print("- Round trips: not counted (no PostgreSQL cost table).")
-    rates = Rates(per_second, trip)
+    served = served_costs(costs)  # the recipe's: they calibrate the round trip played now
+    windows = [window_of(layout) for run in runs for layout in layouts(run)]
+    windows += [window_of(run, "bare ") for run in runs]
+    now = None
+    if not runs or None in windows:
+        where = f"Now ({args.minutes} of each, in turn)"
+        native = native_now(served, args) if served else {"sqlite": measured[MANY][0]}
+        now = rates_of(native, found["sqlite"], served, where)
+
+    def rates_in(run: dict[str, Any], stack: str = "") -> Rates:
+        """The rates of a stack's window in a run, else the ones measured now."""
+        window = window_of(run, stack)
+        if window is None:
+            assert now is not None
+            return now
+        where = f"During {'the bare stack' if stack else 'our'} run's window"
+        return rates_of(window, found["sqlite"], served_costs(costs, run), where)
+
     bare_costs = found.get("postgresql", found["sqlite"])
     bare = bare_costs["bare"][MINUTE]
-    servings = [serving_seconds(run, bare_costs, rates) for run in runs]
-    for run, serving in zip(runs, servings, strict=True):
+    servings = []
+    for run in runs:
+        rates = rates_in(run, "bare ")
+        servings.append(serving_seconds(run, bare_costs, rates))
         print(
             f"- Serving: the bare stack's table-minute behind the same nginx ({run['tables']} "
             f"tables, {run['bare requests']:,} requests, p99 {run['bare p99_ms']:.0f} ms, load "
@@ -321,9 +358,15 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
             f"{run['bare servers cpu'] / run['bare requests'] * 1e3:.2f} ms of its processes' "
             f"CPU a request, its instructions and round trips "
             f"{app_seconds(bare, bare_costs['database'], rates) / bare['requests'] * 1e3:.2f} "
-            f"ms: {serving * 1e3:.2f} ms a request is serving."
+            f"ms: {servings[-1] * 1e3:.2f} ms a request is serving."
         )
-    rates = rates._replace(serving=statistics.median(servings) if servings else 0.0)
+    ours_rates = [
+        rates_in(layout)._replace(serving=each)
+        for run, each in zip(runs, servings, strict=True)
+        for layout in layouts(run)
+    ]
+    rates = Rates(*map(statistics.median, zip(*ours_rates, strict=True))) if runs else now
+    assert rates is not None
     if not runs:
         print("- Serving: not counted (no --run measured it).")
     print(
@@ -331,8 +374,7 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         "| cores | processes | PostgreSQL TPS (today / version map) | connections |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    rows = [(name, each, mapped.get(name)) for name, each in found.items()]
-    rows += [(f"{name} + version map", each, each) for name, each in mapped.items()]
+    rows = [(named(c), c, c if c.get("version_map") else mapped.get(c["database"])) for c in costs]
     for name, each, measured_map in rows:
         m = model(each, rates, args.tables, 1.0, measured_map)
         postgres = name.startswith("postgresql")
@@ -352,9 +394,8 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         return
 
     def costs_of(run: dict[str, Any]) -> dict[str, Any]:
-        """The cost table a run is modelled by: the map's, if the run served with it."""
-        with_map = mapped.get("postgresql") if run.get("version_map") else None
-        return with_map or found["postgresql"]
+        """The cost table a run is modelled by."""
+        return served_costs(costs, run) or found["postgresql"]
 
     m = model(found["postgresql"], rates, args.tables)
     pooled = m["connections"] > MAX_CONNECTIONS
@@ -363,17 +404,17 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
         f"{THREADS} threads keep {m['connections']:,} connections (up to {POOL_MOST} each) "
         f"against PostgreSQL's default max_connections of {MAX_CONNECTIONS}."
     )
+    played = [layout for run in runs for layout in layouts(run)]
     ratios = [
         compare(
             layout,
             costs_of(layout),
-            rates._replace(serving=each),
+            each,
             spread_of(layout, spread),
             model(costs_of(layout), rates, args.tables),
             args.tables,
         )
-        for run, each in zip(runs, servings, strict=True)
-        for layout in layouts(run)
+        for layout, each in zip(played, ours_rates, strict=True)
     ]
     if ratios:
         shown = ", ".join(f"{ratio:.2f}" for ratio in ratios)
@@ -457,10 +498,9 @@ def main() -> None:
     parser.add_argument("--redis", default=REDIS_URL, help="the Redis a round trip's play uses")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--processes", type=int, default=1, help=argparse.SUPPRESS)
-    parser.add_argument("--url", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.processes, args.url)
+        child(args.child, args.processes)
         return
     costs = [json.loads(path.read_text()) for path in args.costs if path.exists()]
     if not any(c["database"] == "sqlite" and c["ours"][MINUTE]["instructions"] for c in costs):

@@ -20,10 +20,14 @@ from capacity import (
     compare,
     layouts,
     model,
+    named,
+    rates_of,
     round_trips,
+    served_costs,
     serving_seconds,
     spread_of,
     trip_seconds,
+    window_of,
 )
 from live_load import Baseline, Samples, Table
 from proxy_tables import closed_to
@@ -219,3 +223,32 @@ def test_the_bare_minute_reads_its_page_once_a_phone_after_a_change() -> None:
         "GET /scores/page",
         "GET /scores/static-page",
     ]
+
+
+def test_the_rates_are_the_native_minutes_of_a_runs_window() -> None:
+    """The SQLite minute's 248 M instructions in 62 ms: 4 G a second; the PostgreSQL minute's
+    280 M (70 ms) played in 116 ms: 46 ms over its 460 round trips. A run that played no native
+    minutes in its window says so (None), and its rates are measured at report time."""
+    sqlite = {"database": "sqlite", "ours": {MINUTE: {"instructions": 248e6}}}
+    run = {"native sqlite cpu": 0.062, "native postgresql cpu": 0.116}
+    run |= {"bare native sqlite cpu": 0.124, "bare native postgresql cpu": 0.200}
+    window = window_of(run)
+    assert window is not None
+    assert rates_of(window, sqlite, SERVED, "ours") == pytest.approx(Rates(PER_SECOND, 0.1e-3))
+    bare = window_of(run, "bare ")
+    assert bare is not None and rates_of(bare, sqlite, SERVED, "bare").per_second == 2e9
+    assert window_of({"servers cpu": 1.0}) is None
+
+
+def test_a_run_is_modelled_by_the_cost_table_counted_as_it_served() -> None:
+    """The version map's table with the rate limits on Redis for the recipe's run; without
+    them for a probe that kept them in the file."""
+    plain = {"database": "postgresql", "version_map": False, "rate_limits": False}
+    mapped = {"database": "postgresql", "version_map": True, "rate_limits": False}
+    recipe = {"database": "postgresql", "version_map": True, "rate_limits": True}
+    costs = [COSTS, plain, recipe, mapped]
+    assert served_costs(costs) is recipe
+    assert served_costs(costs, {"version_map": 1, "rate_limits": 1}) is recipe
+    assert served_costs(costs, {"version_map": 1, "rate_limits": 0}) is mapped
+    assert served_costs([COSTS]) is None
+    assert named(recipe) == "postgresql + version map, rate limits on Redis"
