@@ -29,12 +29,12 @@ measured window (bench/native_minutes.py, spread over it), the CPU of the SQLite
 and the PostgreSQL one natively, from which bench/capacity.py takes the window's instructions
 a CPU second and a round trip's CPU. PostgreSQL's CPU is not read (a backend that exits takes
 its CPU out of /proc). `--rate-limits file` keeps our rate limits in the data folder's file
-instead of Redis: a probe of what the model's round trips to Redis are worth. `--save FILE` keeps the figures ("bare …" the bare
-stack's) for bench/capacity.py, with the load at the start and the end. `--layout
-affinity,round-robin` plays ours in both layouts in turn in the one run, the same workers in
-each: the recipe's, and the recipe before it (round robin over two processes of a worker a
-core, so a game's requests reach every worker, each with its own kept states); the first
-layout's figures are saved plain, the others' as "<layout> …".
+instead of Redis: a probe of what the model's round trips to Redis are worth. `--save FILE`
+keeps the figures ("bare …" the bare stack's) for bench/capacity.py, with the load at the start
+and the end. `--layout affinity,round-robin` plays ours in both layouts in turn in the one
+run, the same workers in each: the recipe's, and the recipe before it (round robin over two
+processes of a worker a core, so a game's requests reach every worker, each with its own kept
+states); the first layout's figures are saved plain, the others' as "<layout> …".
 Everything listens on 127.0.0.1.
 """
 
