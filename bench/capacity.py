@@ -23,15 +23,17 @@ trips to Redis and requests a table-minute), it puts:
   is needed in front of PostgreSQL.
 
 The four, measured: the instructions a second, from the SQLite table-minute played natively
-by one app (one hash seed, as under callgrind; the median CPU time of --minutes,
+by one app (bench/native_minutes.py: one hash seed, as under callgrind; the median CPU time,
 time.process_time, user + system) against the instructions callgrind counted for the same
-steps; the spread, the same minute played in turn with its requests sent to one of N apps at
-random (N: the run's processes, and MANY for a hosted instance); the round trip, from the
-PostgreSQL table-minute that models the run (the version map's, with its rate limits on
-Redis, as the recipe serves) played natively the same way on a scratch database: its CPU
-beyond its instructions at the SQLite rate, over its round trips; the serving, from
-bench/proxy_tables.py's saved `--tables` run (`--run`), in which the bare Flask +
-Flask-SQLAlchemy app played its own table-minute (the cost table's bare column: the same 124
+steps; the round trip, from the PostgreSQL table-minute that models the run (the version
+map's, with its rate limits on Redis, as the recipe serves) played natively in turn with it
+on a scratch database: its CPU beyond its instructions at the SQLite rate, over its round
+trips. Both are played during each of the run's measured windows (bench/proxy_tables.py), so
+each window is priced by its own load's rates; for a run without them, and for no run, here
+(--minutes of each). The spread: the SQLite minute played in turn with its requests sent to
+one of N apps at random (N: the run's processes, and MANY for a hosted instance). The
+serving, from bench/proxy_tables.py's saved `--tables` run (`--run`), in which the bare
+Flask + Flask-SQLAlchemy app played its own table-minute (the cost table's bare column: the same 124
 requests, a static page for an unchanged poll, its 56-cell page after a change, a row for a
 change) behind the same recipe at the same rate: its processes' CPU a request less its
 instructions' and round trips' (the cost table's bare table-minute ÷ 124). That holds what
