@@ -334,7 +334,7 @@ def report(costs: list[dict[str, Any]], runs: list[dict[str, Any]], args: Any) -
     windows += [window_of(run, "bare ") for run in runs]
     now = None
     if not runs or None in windows:
-        where = f"Now ({args.minutes} of each, in turn)"
+        where = f"Now ({args.minutes} of each, in turn)" if served else "Now"
         native = native_now(served, args) if served else {"sqlite": measured[MANY][0]}
         now = rates_of(native, found["sqlite"], served, where)
 
