@@ -37,13 +37,12 @@ NAMES = ("sqlite", "postgresql")
 
 def recipe_settings(redis_url: str, version_map: bool, rate_limits: bool) -> dict[str, str]:
     """The PostgreSQL app's settings for a table-minute counted with the version map and the
-    rate limits on Redis, or either, under this play's own keys."""
+    rate limits on Redis, or either (request_costs.app_on gives each app its own keys)."""
     settings = {}
     if version_map:
         settings["SCOREKEEPER_VERSION_MAP_URL"] = redis_url
     if rate_limits:
         settings["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = redis_url
-        settings["SCOREKEEPER_RATELIMIT_KEY_PREFIX"] = f"native-{os.getpid()}-{time.time_ns()}"
     return settings
 
 

@@ -168,11 +168,17 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     from scorekeeper.extensions import db
     from scorekeeper.unchanged_poll import UnchangedPoll
 
-    # The version map (--version-map, read from the environment) under this run's own keys,
-    # which expire after it.
+    # The version map (--version-map, read from the environment) and the rate limits under
+    # this app's own keys: the limits' default file is the checkout's instance/, where a run a
+    # minute before would have spent the new games' limit.
     prefix = f"bench:{os.getpid()}:{time.time_ns()}:"
     app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "VERSION_MAP_PREFIX": prefix}
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "VERSION_MAP_PREFIX": prefix,
+            "RATELIMIT_KEY_PREFIX": prefix,
+        }
     )
     with app.app_context():
         upgrade()
@@ -227,10 +233,9 @@ def use_version_map(url: str | None) -> None:
 
 
 def use_rate_limits(url: str | None) -> None:
-    """Count the measured processes' rate limits in this Redis, under this run's own keys."""
+    """Count the measured processes' rate limits in this Redis (each app under its own keys)."""
     if url:
         os.environ["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = url
-        os.environ["SCOREKEEPER_RATELIMIT_KEY_PREFIX"] = f"bench-{os.getpid()}-{time.time_ns()}"
 
 
 def set_up_game(app: Any, at_table: bool = False) -> tuple[TestClientHTTP, str, str, int]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
@@ -93,7 +92,6 @@ def test_with_rate_limits_on_redis_every_request_makes_its_round_trips_there(
     assert off[cost_table.MINUTE]["redis_trips"] == 0
     monkeypatch.setenv("SCOREKEEPER_VERSION_MAP_URL", REDIS)  # as --version-map sets it
     monkeypatch.setenv("SCOREKEEPER_RATELIMIT_STORAGE_URI", REDIS)  # as --rate-limits sets it
-    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_KEY_PREFIX", f"test-{uuid.uuid4().hex}")
     found = cost_table.measure("ours", database_url, requests=1)
     assert found["unchanged poll of a game page"]["redis_trips"] == 3
     assert found["score sheet"]["redis_trips"] == 2
