@@ -16,8 +16,9 @@ change: 8 writers on one game in one process, a later one overtook up to 35 earl
 before they ask for the row's lock. The holder wakes the next one itself, while it still runs,
 so it keeps the state its change made before that one reads the version: without turns 65 %
 of those writes found no state kept and read the game's facts again under the lock (5 more
-statements, the hold 7 -> 17 ms), with turns 2 in 3,968. Figures, bench/write_tail.py, one
-game, 8 writers, PostgreSQL: see docs/PERFORMANCE.md, "The write tail".
+statements, the hold 7 -> 17 ms), with turns 2 in 3,968. One game's p99, 8 writers
+(bench/write_tail.py, PostgreSQL, A B B A at load 3.5 to 6.6): 220-265 ms without the turns,
+85-194 ms with them (docs/PERFORMANCE.md, "The write tail").
 """
 
 from __future__ import annotations
