@@ -111,13 +111,13 @@ bench: install translations
 	$(BIN)/python bench/cost_table.py $(COST_ARGS) --save $(BENCH_FIGURES)/sqlite.json
 	$(BIN)/python bench/cost_table.py $(COST_ARGS) --database $(BENCH_POSTGRES) --save $(BENCH_FIGURES)/postgresql.json
 	$(BIN)/python bench/cost_table.py $(COST_ARGS) --database $(BENCH_POSTGRES) --version-map $(BENCH_REDIS) \
-		--save $(BENCH_FIGURES)/postgresql-map.json
+		--rate-limits $(BENCH_REDIS) --save $(BENCH_FIGURES)/postgresql-map.json
 	$(BIN)/python bench/record_pages.py
 	$(BIN)/python bench/proxy_tables.py
 	$(BIN)/python bench/proxy_tables.py --tables 200 --phones 4 --seconds 45 --save $(BENCH_FIGURES)/tables.json
 	$(BIN)/python bench/capacity.py --costs $(BENCH_FIGURES)/sqlite.json \
 		--costs $(BENCH_FIGURES)/postgresql.json --costs $(BENCH_FIGURES)/postgresql-map.json \
-		--run $(BENCH_FIGURES)/tables.json
+		--run $(BENCH_FIGURES)/tables.json --postgres $(BENCH_POSTGRES) --redis $(BENCH_REDIS)
 	$(BIN)/python bench/write_tail.py
 
 # Lighthouse (mobile) on home, round screen and sheet; needs Node.js, npm and Debian's chromium.

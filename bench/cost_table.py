@@ -25,11 +25,14 @@ In-process through Flask's test client, this checkout against the bare app, on S
 there callgrind counts the app's process only, not the PostgreSQL server's. Transactions are
 counted as each BEGIN (an engine event) and each unchanged poll's read, which runs outside any
 (autocommit); `--save FILE` keeps the figures for bench/capacity.py. `--version-map URL` runs
-ours with unchanged polls answered from that Redis (SCOREKEEPER_VERSION_MAP_URL).
+ours with unchanged polls answered from that Redis (SCOREKEEPER_VERSION_MAP_URL);
+`--rate-limits URL` counts its rate limits there (as the proxy recipe does; else in the data
+folder's file), so callgrind counts redis-py's part of them. Round trips to Redis are counted
+as each packed send through redis-py's connection (the map's and the limits').
 
 Run: .venv/bin/python bench/cost_table.py [--requests 2] [--no-instructions]
 [--database sqlite|postgresql://postgres@127.0.0.1:5432/postgres] [--save FILE]
-[--version-map redis://127.0.0.1:6379/15]
+[--version-map redis://127.0.0.1:6379/15] [--rate-limits redis://127.0.0.1:6379/15]
 `make bench` counts 2 requests a row (a table-minute: 1), a few minutes under callgrind on two
 cores; `--requests 10` gives figures to within about 1 %.
 """
@@ -51,13 +54,16 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).parent))
 from client import HX, Phone, unchanged
 from request_costs import (
+    RATE_LIMITS_HELP,
     ROOT,
     VERSION_MAP_HELP,
     Counter,
     TestClientHTTP,
     app_on,
     play_minute,
+    redis_trips_counted,
     set_up_game,
+    use_rate_limits,
     use_version_map,
 )
 from run import postgres_reachable, scratch_databases
@@ -82,13 +88,14 @@ HIDDEN = re.compile(r'name="(csrf_token|action_id|version)" type="hidden" value=
 class Side(NamedTuple):
     """One app's figures for one row, a request (a table-minute: the minute): instructions
     (None without callgrind), statements, transactions, the unchanged polls' reads (of the
-    statements) and requests sent."""
+    statements), requests sent and round trips to Redis."""
 
     instructions: float | None
     statements: float
     transactions: float = 0
     poll_reads: float = 0
     requests: float = 1
+    redis_trips: float = 0
 
 
 COLLECTED = "_operator_call"  # the C function of operator.call, which callgrind collects
@@ -220,22 +227,24 @@ def measure(side: str, url: str, requests: int) -> dict[str, dict[str, float]]:
         return done
 
     found = {}
-    for row, step in steps.items():
-        times = 1 if row == MINUTE else requests
-        for i in range(times):
-            step(i, lambda work: work())  # warm, outside what callgrind collects
-        counter.reset()
-        sent = 0
-        for i in range(times, 2 * times):
-            step(i, count)
-        each = times * PER_ROW.get(row, 1)
-        found[row] = {
-            "statements": counter.statements / each,
-            "transactions": counter.transactions / each,
-            "poll_reads": counter.poll_reads / each,
-            "requests": sent / times / PER_ROW.get(row, 1),
-            "times": times,
-        }
+    with redis_trips_counted(counter):
+        for row, step in steps.items():
+            times = 1 if row == MINUTE else requests
+            for i in range(times):
+                step(i, lambda work: work())  # warm, outside what callgrind collects
+            counter.reset()
+            sent = 0
+            for i in range(times, 2 * times):
+                step(i, count)
+            each = times * PER_ROW.get(row, 1)
+            found[row] = {
+                "statements": counter.statements / each,
+                "transactions": counter.transactions / each,
+                "poll_reads": counter.poll_reads / each,
+                "redis_trips": counter.redis_trips / each,
+                "requests": sent / times / PER_ROW.get(row, 1),
+                "times": times,
+            }
     with app.app_context():  # its connections closed, not left to the garbage collector
         app.extensions["sqlalchemy"].engine.dispose()
     return found
@@ -324,6 +333,7 @@ def main() -> None:
     )
     parser.add_argument("--save", type=Path, help="write the figures here as JSON")
     parser.add_argument("--version-map", metavar="URL", help=VERSION_MAP_HELP)
+    parser.add_argument("--rate-limits", metavar="URL", help=RATE_LIMITS_HELP)
     parser.add_argument("--child", choices=("ours", "bare"), help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -331,14 +341,16 @@ def main() -> None:
         print(json.dumps(measure(args.child, args.url, args.requests)))
         return
     use_version_map(args.version_map)
+    use_rate_limits(args.rate_limits)
     callgrind = not args.no_instructions
     kind = "sqlite" if args.database == "sqlite" else "postgresql"
     if kind == "postgresql" and not postgres_reachable(args.database):
         print(f"cost table skipped: PostgreSQL is not reachable at {args.database}")
         return
-    if args.version_map and not redis_reachable(args.version_map):
-        print(f"cost table skipped: Redis is not reachable at {args.version_map}")
-        return
+    for redis_url in filter(None, (args.version_map, args.rate_limits)):
+        if not redis_reachable(redis_url):
+            print(f"cost table skipped: Redis is not reachable at {redis_url}")
+            return
     with scratch_databases(kind, ["ours", "bare"], args.database) as urls:
         sides = {
             side: run_side(side, args.requests, callgrind, urls[side] if kind != "sqlite" else "")
@@ -347,6 +359,7 @@ def main() -> None:
     how = "callgrind instructions" if callgrind else "statements only"
     name = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}[kind]
     mapped = ", version map on" if args.version_map else ""
+    mapped += ", rate limits on Redis" if args.rate_limits else ""
     print(f"\n## Cost a request ({name}, {args.requests} counted a row, {how}{mapped})\n")
     print(table(sides["ours"], sides["bare"]), flush=True)
     if args.save:
@@ -354,6 +367,7 @@ def main() -> None:
             side: {row: fig._asdict() for row, fig in rows.items()} for side, rows in sides.items()
         }
         found = {"database": kind, "version_map": bool(args.version_map), **saved}
+        found["rate_limits"] = bool(args.rate_limits)
         args.save.write_text(json.dumps(found, indent=1))
 
 

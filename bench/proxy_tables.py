@@ -24,13 +24,17 @@ change, a row for a change) behind the same recipe, after 5 s: bench/capacity.py
 Each part's cost: CPU seconds read from /proc (bench/process_cpu.py) of the server processes
 and their workers, nginx and the client; PostgreSQL's own count of transactions and sessions
 opened (pg_stat_database); the connections nginx opened to the processes and closed (their
-sockets in TIME_WAIT); the load as it is measured. PostgreSQL's CPU is not read (a backend
-that exits takes its CPU out of /proc). `--save FILE` keeps the figures ("bare …" the bare
-stack's) for bench/capacity.py, with the load at the start and the end. `--layout
-affinity,round-robin` plays ours in both layouts in turn in the one run, the same workers in
-each: the recipe's, and the recipe before it (round robin over two processes of a worker a
-core, so a game's requests reach every worker, each with its own kept states); the first
-layout's figures are saved plain, the others' as "<layout> …".
+sockets in TIME_WAIT); the load as it is measured; and, played by a child during each
+measured window (bench/native_minutes.py, spread over it), the CPU of the SQLite table-minute
+and the PostgreSQL one natively, from which bench/capacity.py takes the window's instructions
+a CPU second and a round trip's CPU. PostgreSQL's CPU is not read (a backend that exits takes
+its CPU out of /proc). `--rate-limits file` keeps our rate limits in the data folder's file
+instead of Redis: a probe of what the model's round trips to Redis are worth. `--save FILE`
+keeps the figures ("bare …" the bare stack's) for bench/capacity.py, with the load at the start
+and the end. `--layout affinity,round-robin` plays ours in both layouts in turn in the one
+run, the same workers in each: the recipe's, and the recipe before it (round robin over two
+processes of a worker a core, so a game's requests reach every worker, each with its own kept
+states); the first layout's figures are saved plain, the others' as "<layout> …".
 Everything listens on 127.0.0.1.
 """
 
@@ -59,6 +63,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from client import Client
 from live_load import PHONES, Baseline, Samples, Scorekeeper, run
+from native_minutes import Native, recipe_settings
 from process_cpu import Spent, pids_where, with_argument, with_descendants, with_environment
 from run import ADMIN_URL, PLAYERS, postgres_reachable, scratch_databases
 
@@ -66,6 +71,7 @@ from scorekeeper.hosting.servers import cores
 from tools.nginx_proxy import find_nginx, free_port, nginx, scorekeeper, server
 
 TARGET_MS = 100.0
+NATIVE_MINUTES = 10  # of each native table-minute, spread over a measured window
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TIME_WAIT = 60.0  # s: Linux's, fixed
 PREFIX_SETTING = "SCOREKEEPER_RATELIMIT_KEY_PREFIX"  # unique a run: finds its server processes
@@ -115,9 +121,10 @@ def baseline(url: str, run: str = "") -> Iterator[int]:
         yield port
 
 
-def ours(url: str, prefix: str) -> dict[str, str]:
-    """Our processes' settings: as the recipe, with starting games unlimited for the set-up."""
-    return {
+def ours(url: str, prefix: str, limits_on_redis: bool = True) -> dict[str, str]:
+    """Our processes' settings: as the recipe, with starting games unlimited for the set-up
+    (`limits_on_redis` False: the rate limits in the data folder's file, a probe's)."""
+    settings = {
         "SCOREKEEPER_DATABASE_URL": url,
         "SCOREKEEPER_SECRET_KEY": "bench-secret",
         "SCOREKEEPER_PROXY_HOPS": "1",
@@ -130,6 +137,9 @@ def ours(url: str, prefix: str) -> dict[str, str]:
         "SCOREKEEPER_ACCESS_LOG": "false",  # the bare stack writes none either
         "SCOREKEEPER_DATA_DIR": tempfile.mkdtemp(prefix="scorekeeper-proxy-bench-"),
     }
+    if not limits_on_redis:
+        del settings["SCOREKEEPER_RATELIMIT_STORAGE_URI"]
+    return settings
 
 
 def migrate(settings: dict[str, str]) -> None:
@@ -244,7 +254,7 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
     measured part cost (the first layout's plain, "<layout> …" the others', "bare …" the
     bare stack's)."""
     prefix = f"bench-{uuid.uuid4().hex}"
-    settings = ours(urls["ours"], prefix)
+    settings = ours(urls["ours"], prefix, args.rate_limits == "redis")
     migrate(settings)
     found: dict[str, float] = {}
     with psycopg.connect(args.postgres_url, autocommit=True) as admin:
@@ -255,7 +265,9 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
                     pages = list(pool.map(new_game, more))
                 servers = Spent(lambda: pids_where(with_environment(PREFIX_SETTING, prefix)))
                 folder_of = folder / layout
-                played = Played(args, admin, name_of(urls["ours"]), ports, folder_of, servers)
+                played = Played(
+                    args, admin, name_of(urls["ours"]), ports, folder_of, servers, urls["native"]
+                )
                 measured = played(Scorekeeper(), pages, proxy)
             measured["affinity"] = layout == "affinity"
             measured["workers"] = 2 * cores()  # the processes serving: gunicorn's workers
@@ -264,11 +276,14 @@ def play_tables(args: argparse.Namespace, urls: dict[str, str], folder: Path) ->
             ports = [stack.enter_context(baseline(urls["bare"], prefix)) for _ in range(2)]
             proxy = urlsplit(stack.enter_context(nginx(ports, folder / "bare", "/static-page")))
             servers = Spent(lambda: pids_where(with_environment(BARE_RUN, prefix)))
-            played = Played(args, admin, name_of(urls["bare"]), ports, folder / "bare", servers)
+            played = Played(
+                args, admin, name_of(urls["bare"]), ports, folder / "bare", servers, urls["native"]
+            )
             # 5 s of warm-up, as the search's: it keeps no states to warm, and the run 3 minutes
             bare = played(Baseline(minute=True), ["/scores"] * args.tables, proxy.port or 0, 5)
     found.update({f"bare {name}": value for name, value in bare.items()})
     found["version_map"] = 1  # ours served with it: bench/capacity.py compares the map's costs
+    found["rate_limits"] = int(args.rate_limits == "redis")  # and picks its rate limits' too
     return found
 
 
@@ -288,6 +303,7 @@ class Played:
     ports: list[int]
     nginx_folder: Path
     servers: Spent
+    native_url: str  # where the native table-minutes play during the window
 
     def counted(self) -> tuple[int, int]:
         """PostgreSQL's transactions and sessions (connections opened) on the database."""
@@ -309,8 +325,14 @@ class Played:
             "client": Spent(lambda: [os.getpid()]),
         }
         marks: dict[str, float] = {}
+        # As the recipe serves: the version map and the rate limits on Redis.
+        limits_on_redis = self.args.rate_limits == "redis"
+        settings = recipe_settings(REDIS_URL, version_map=True, rate_limits=limits_on_redis)
+        native = Native.start(NATIVE_MINUTES, self.native_url, settings, self.args.seconds * 0.8)
 
         def measuring(on: bool) -> None:
+            if on:
+                native.go()
             for each in spent.values():
                 each.start() if on else each.stop()
             now = dict(zip(("transactions", "sessions"), self.counted(), strict=True))
@@ -325,6 +347,7 @@ class Played:
         args = self.args
         samples = asyncio.run(run(kind, pages, proxy, warm, args.seconds, args.phones, measuring))
         found = {f"{name} cpu": each.seconds for name, each in spent.items()}
+        found.update({f"native {name} cpu": cpu for name, cpu in native.medians().items()})
         found.update(tables=args.tables, phones=args.phones, seconds=marks["wall"])
         found.update(requests=len(samples.seconds), errors=samples.errors, p99_ms=samples.p99_ms())
         kept = ("transactions", "sessions", "upstream closes", "load when measured")
@@ -359,6 +382,12 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=PHONES, help="phones a table")
     parser.add_argument("--save", type=Path, help="with --tables: write the figures as JSON")
     parser.add_argument(
+        "--rate-limits",
+        choices=("redis", "file"),
+        default="redis",
+        help="with --tables: our rate limits on Redis (the recipe) or in the data folder's file",
+    )
+    parser.add_argument(
         "--layout",
         type=lambda text: text.split(","),
         default=[LAYOUTS[0]],
@@ -373,7 +402,7 @@ def main() -> None:
         print(f"proxy bench: {args.tables} live tables of {args.phones} phones behind nginx; "
               f"load {started:.1f}")  # fmt: skip
         with (
-            scratch_databases("postgresql", ["ours", "bare"], args.postgres_url) as urls,
+            scratch_databases("postgresql", ["ours", "bare", "native"], args.postgres_url) as urls,
             tempfile.TemporaryDirectory(prefix="proxy-bench-") as folder,
         ):
             found = play_tables(args, urls, Path(folder))

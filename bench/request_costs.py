@@ -74,6 +74,7 @@ class Counter:
     calls: int = 0
     transactions: int = 0  # each BEGIN, and each unchanged poll's read (outside any)
     poll_reads: int = 0  # the unchanged poll's driver statements, of `statements`
+    redis_trips: int = 0  # commands (or pipelines) sent to Redis: the map's, the limits'
     on: bool = False
     profiling: bool = True  # not under callgrind, whose count cProfile's own work would swell
     kept: list[cProfile.Profile] = field(default_factory=list)
@@ -81,7 +82,7 @@ class Counter:
     def reset(self) -> None:
         """Start counting from nothing."""
         self.statements, self.calls, self.kept = 0, 0, []
-        self.transactions = self.poll_reads = 0
+        self.transactions = self.poll_reads = self.redis_trips = 0
 
     def statement(self, *_args: Any) -> None:
         if self.on:
@@ -97,6 +98,10 @@ class Counter:
             self.statements += 1
             self.transactions += 1
             self.poll_reads += 1
+
+    def redis_trip(self) -> None:
+        if self.on:
+            self.redis_trips += 1
 
     @contextmanager
     def counting(self) -> Iterator[None]:
@@ -163,11 +168,17 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     from scorekeeper.extensions import db
     from scorekeeper.unchanged_poll import UnchangedPoll
 
-    # The version map (--version-map, read from the environment) under this run's own keys,
-    # which expire after it.
+    # The version map (--version-map, read from the environment) and the rate limits under
+    # this app's own keys: the limits' default file is the checkout's instance/, where a run a
+    # minute before would have spent the new games' limit.
     prefix = f"bench:{os.getpid()}:{time.time_ns()}:"
     app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "VERSION_MAP_PREFIX": prefix}
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "VERSION_MAP_PREFIX": prefix,
+            "RATELIMIT_KEY_PREFIX": prefix,
+        }
     )
     with app.app_context():
         upgrade()
@@ -189,13 +200,42 @@ def app_on(tree: Path, url: str) -> tuple[Any, Counter]:
     return app, counter
 
 
+@contextmanager
+def redis_trips_counted(counter: Counter) -> Iterator[None]:
+    """Count each packed send to Redis while the block runs (a command, or a pipeline's
+    commands, answered in one round trip): the version map's and the rate limits' both go
+    through redis-py's connection."""
+    from redis.connection import AbstractConnection
+
+    send = AbstractConnection.send_packed_command
+
+    def sending(connection: Any, *args: Any, **kwargs: Any) -> Any:
+        counter.redis_trip()
+        return send(connection, *args, **kwargs)
+
+    AbstractConnection.send_packed_command = sending  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
+
+
 VERSION_MAP_HELP = "answer unchanged polls from this Redis (SCOREKEEPER_VERSION_MAP_URL)"
+
+
+RATE_LIMITS_HELP = "count rate limits in this Redis, as the recipe does (RATELIMIT_STORAGE_URI)"
 
 
 def use_version_map(url: str | None) -> None:
     """Turn the version map on for the measured processes (they read the environment)."""
     if url:
         os.environ["SCOREKEEPER_VERSION_MAP_URL"] = url
+
+
+def use_rate_limits(url: str | None) -> None:
+    """Count the measured processes' rate limits in this Redis (each app under its own keys)."""
+    if url:
+        os.environ["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = url
 
 
 def set_up_game(app: Any, at_table: bool = False) -> tuple[TestClientHTTP, str, str, int]:

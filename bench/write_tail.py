@@ -7,9 +7,9 @@ the API, on one shared game or on a game of its own; the baseline's phones inser
 Prints each side's p50 and p99 per write as the server's own time (bench/serve.py's
 Bench-Server-Ms: the request from the app's call to its answer, the wait for the game's lock
 and its hold included, the load generator's own delays not), the client's p99 beside it, and
-the errors (any answer but the expected one). On SQLite one process serves each app, so its
-writers take turns in arrival order (scorekeeper/write_turns.py); across processes (gunicorn's
-workers) SQLite's own lock still decides who writes next.
+the errors (any answer but the expected one). One process serves each app, so its writers take
+turns in arrival order (scorekeeper/write_turns.py: SQLite's, and each game's on PostgreSQL);
+across processes (gunicorn's workers) the database's own lock still decides who writes next.
 
 Run: .venv/bin/python bench/write_tail.py [--pairs 4] [--writes 20] [--databases sqlite,postgresql]
 [--source PATH] (ours from another checkout's `scorekeeper`, for a before/after run)

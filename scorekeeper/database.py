@@ -6,15 +6,17 @@ from collections.abc import Collection
 from functools import partial
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from sqlalchemy import Row, bindparam, event, select
 from sqlalchemy.engine import Connection, Engine
 
 from .extensions import db
 from .models import CardTable, Game, HouseRules
-from .write_turns import Turns, begin_in_turn, end_turn
+from .write_turns import GameTurns, Turns, begin_in_turn, end_turn, wait_game_turn
 
 IMMEDIATE = "scorekeeper_immediate"  # execution option: take SQLite's write lock at BEGIN
+GAME_TURNS = "scorekeeper.game_turns"  # the app's GameTurns on PostgreSQL, in app.extensions
+TURN_WAIT = 5.0  # seconds a PostgreSQL writer waits for its turn before asking for the lock
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -44,14 +46,22 @@ def _sqlite_begin(turns: Turns, connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
-def _sqlite_turns(engine: Engine) -> None:
-    """Let a process's SQLite writers take turns: each ends its turn once its transaction has
-    (at its connection's return to the pool: the commit or rollback is done by then), or
-    when its connection is invalidated or closed instead, so no turn outlives its writer."""
-    turns = Turns()
-    event.listen(engine, "begin", partial(_sqlite_begin, turns))
+def _turns_end(engine: Engine) -> None:
+    """Let each writer end its turn once its transaction has (at its connection's return to the
+    pool: the commit or rollback is done by then), or when its connection is invalidated or
+    closed instead, so no turn outlives its writer."""
     for ends in ("checkin", "invalidate", "soft_invalidate", "close", "detach"):
-        event.listen(engine, ends, lambda _dbapi, record, *_: end_turn(turns, record.info))
+        event.listen(engine, ends, lambda _dbapi, record, *_: end_turn(record.info))
+
+
+def _locked_in_turn(game_id: int) -> Connection:
+    """The session's connection, once this writer's turn at the game has come (write_turns):
+    PostgreSQL's row lock lets a later writer overtake waiting ones (each change makes a new
+    row version, which waiters race for); the row lock still guards the game against other
+    processes' writers and one whose wait for its turn ran out."""
+    connection = db.session.connection()
+    wait_game_turn(current_app.extensions[GAME_TURNS], connection.info, game_id, TURN_WAIT)
+    return connection
 
 
 def lock_game(game_id: int) -> None:
@@ -63,7 +73,7 @@ def lock_game(game_id: int) -> None:
     if db.engine.dialect.name == "sqlite":
         db.session.connection(execution_options={IMMEDIATE: True})
         return
-    db.session.execute(select(Game.id).where(Game.id == game_id).with_for_update())
+    _locked_in_turn(game_id).execute(select(Game.id).where(Game.id == game_id).with_for_update())
 
 
 # Built once, so each change neither builds it nor works out its cache key again: a Core
@@ -85,7 +95,7 @@ def lock_game_row(game_id: int) -> Row[tuple[int, int, str, str]] | None:
     if db.engine.dialect.name == "sqlite":
         connection = db.session.connection(execution_options={IMMEDIATE: True})
         return connection.execute(GAME_ROW, {"game_id": game_id}).one_or_none()
-    return db.session.connection().execute(GAME_ROW_LOCKED, {"game_id": game_id}).one_or_none()
+    return _locked_in_turn(game_id).execute(GAME_ROW_LOCKED, {"game_id": game_id}).one_or_none()
 
 
 def lock_games(game_ids: Collection[int]) -> dict[int, int]:
@@ -149,6 +159,8 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             event.listen(db.engine, "connect", _sqlite_pragmas)
-            _sqlite_turns(db.engine)
+            event.listen(db.engine, "begin", partial(_sqlite_begin, Turns()))
         else:
+            app.extensions[GAME_TURNS] = GameTurns()
             app.url_value_preprocessor(_read_snapshot)
+        _turns_end(db.engine)

@@ -77,3 +77,22 @@ def test_the_table_gives_each_row_its_ratio(
     assert len(lines) == 2 + len(cost_table.ROWS)
     assert "| score sheet | 4 M | 2 M | **0.50** | 1 / 1 | 0 / 0 |" in lines
     assert lines[2].startswith("| unchanged poll of a game page | - | - | - | ")
+
+
+@pytest.mark.storage
+def test_with_rate_limits_on_redis_every_request_makes_its_round_trips_there(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the proxy recipe serves: each request reads the link-miss limits' two windows, and an
+    unchanged poll the version map's entry besides; 400 round trips to Redis a table-minute,
+    which bench/capacity.py prices (none counted when both stay off Redis)."""
+    if not redis_up(REDIS):
+        pytest.skip(f"no Redis at {REDIS}: the rate limits' round trips are not measured")
+    off = cost_table.measure("ours", database_url, requests=1)
+    assert off[cost_table.MINUTE]["redis_trips"] == 0
+    monkeypatch.setenv("SCOREKEEPER_VERSION_MAP_URL", REDIS)  # as --version-map sets it
+    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_STORAGE_URI", REDIS)  # as --rate-limits sets it
+    found = cost_table.measure("ours", database_url, requests=1)
+    assert found["unchanged poll of a game page"]["redis_trips"] == 3
+    assert found["score sheet"]["redis_trips"] == 2
+    assert found[cost_table.MINUTE]["redis_trips"] == 400
