@@ -38,7 +38,7 @@ from .libpq_reads import PreparedReads
 from .link_tokens import role_of
 from .models import LARGEST_INTEGER, Game, SeatLink
 from .pages.rendering import UNCHANGED_HEADERS
-from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
+from .security import SECURITY_HEADERS
 from .version_map import Fence, VersionMap
 
 POLL_PATH = re.compile(r"/([gs])/(\d+)/([^/]+)/version")
@@ -56,11 +56,7 @@ SEAT_LINKS_AND_VERSION = (
 HEADERS = [
     *UNCHANGED_HEADERS,
     ("Content-Type", "text/plain; charset=utf-8"),
-    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-    ("Referrer-Policy", "no-referrer"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("X-Frame-Options", "DENY"),
-    ("Permissions-Policy", PERMISSIONS_POLICY),
+    *SECURITY_HEADERS,
     ("Cache-Control", "no-store"),
 ]
 LINK_MISSES = "scorekeeper.link_misses"  # app.extensions key: rate_limits' LinkMisses, if on
