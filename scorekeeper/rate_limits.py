@@ -164,6 +164,27 @@ def in_one_process(config: Mapping[str, Any]) -> bool:
     return str(config["RATELIMIT_STORAGE_URI"]).startswith("memory:")
 
 
+def finds_nothing_before_views(limiter: Limiter) -> bool:
+    """Whether Flask-Limiter's before-request check can find no limit, so it need not run.
+
+    That check looks only for application, default, blueprint and meta limits (and, with its
+    storage down, in-memory fallback ones); a decorated view checks its own (each of LIMITS,
+    where init_app wraps it). The app sets none of the first, so the check found nothing, on
+    every request Flask answers, for 0.3-0.45 M instructions (`bench/cost_table.py`,
+    2026-12-05, against main at 99ecfe5: the API buy 6.62 M -> 6.30 M on SQLite, 7.03 M ->
+    6.58 M on PostgreSQL; the round's end 7.98 M -> 7.57 M). An operator's RATELIMIT_DEFAULT
+    or RATELIMIT_APPLICATION keeps it.
+    """
+    manager = limiter.limit_manager
+    return not (
+        manager.application_limits
+        or manager.default_limits
+        or manager._blueprint_limits
+        or limiter._meta_limits
+        or limiter._in_memory_fallback_enabled
+    )
+
+
 def init_app(app: Flask) -> None:
     """Limit each kind of creation, seat writes, link replacements, and link misses across
     every game URL."""
@@ -171,6 +192,8 @@ def init_app(app: Flask) -> None:
     limiter.init_app(app)
     if not limiter.enabled:
         return
+    if finds_nothing_before_views(limiter):
+        app.before_request_funcs[None].remove(limiter._check_request_limit)
     for scope, limited in LIMITS.items():
         # One count for every door of a kind.
         limit = limiter.shared_limit(

@@ -34,10 +34,11 @@ from sqlalchemy.exc import DBAPIError
 from . import version_map
 from .extensions import db
 from .games.seat_links import matching_seat
+from .libpq_reads import PreparedReads
 from .link_tokens import role_of
 from .models import LARGEST_INTEGER, Game, SeatLink
 from .pages.rendering import UNCHANGED_HEADERS
-from .security import CONTENT_SECURITY_POLICY, PERMISSIONS_POLICY
+from .security import SECURITY_HEADERS
 from .version_map import Fence, VersionMap
 
 POLL_PATH = re.compile(r"/([gs])/(\d+)/([^/]+)/version")
@@ -55,11 +56,7 @@ SEAT_LINKS_AND_VERSION = (
 HEADERS = [
     *UNCHANGED_HEADERS,
     ("Content-Type", "text/plain; charset=utf-8"),
-    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-    ("Referrer-Policy", "no-referrer"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("X-Frame-Options", "DENY"),
-    ("Permissions-Policy", PERMISSIONS_POLICY),
+    *SECURITY_HEADERS,
     ("Cache-Control", "no-store"),
 ]
 LINK_MISSES = "scorekeeper.link_misses"  # app.extensions key: rate_limits' LinkMisses, if on
@@ -150,6 +147,7 @@ class LinksReader:
         self.positional = compiled.positional
         # SQLite connections run in autocommit already (database.py says BEGIN itself).
         self.postgres = engine.dialect.name == "postgresql"
+        self.prepared = PreparedReads() if self.postgres else None
 
     def read(self, game_id: int) -> Links | None:
         """The game's version and links; None if there is no such game or the read failed."""
@@ -179,18 +177,14 @@ class LinksReader:
             connection.close()
 
     def fetch(self, driver: Any, sql: str, params: tuple[int] | dict[str, int]) -> list[Any]:
-        """Run the statement; on PostgreSQL in autocommit, sparing BEGIN and ROLLBACK."""
-        if self.postgres:
-            driver.autocommit = True
-        try:
-            cursor = driver.cursor()
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-            cursor.close()
-            return list(rows)
-        finally:
-            if self.postgres:
-                driver.autocommit = False  # the pool hands it to transactions next
+        """Run the statement: on SQLite with a cursor, on PostgreSQL prepared, through libpq."""
+        if self.prepared is not None:
+            return self.prepared.rows(driver.pgconn, sql, params)
+        cursor = driver.cursor()
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        cursor.close()
+        return list(rows)
 
 
 def init_app(app: Flask) -> None:

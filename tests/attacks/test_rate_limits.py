@@ -69,6 +69,36 @@ def test_guessing_links_is_stopped_but_playing_is_not(limited: Callable[..., Fla
     assert api.status_code == 429
 
 
+@pytest.mark.parametrize("setting", ["RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION"])
+def test_an_operators_limit_on_every_route_holds_on_the_api_and_the_pages(
+    limited: Callable[..., Flask], setting: str
+) -> None:
+    """The app sets no such limit and skips Flask-Limiter's check before views (rate_limits.
+    finds_nothing_before_views); one set in the instance config is checked there again."""
+    app = limited(**{setting: "2 per minute"})  # a route's own count, or one for them all
+    client = app.test_client()
+    game = client.post("/games/", data=NEW_GAME).headers["Location"]
+    game_id, token = game.split("/")[2:4]
+    bearer = {"Authorization": f"Bearer {token}"}
+    api = [client.get(f"/api/v1/games/{game_id}", headers=bearer).status_code for _ in "abc"]
+    pages = [client.get(game).status_code for _ in "abc"]
+    assert api[0] == 200 and api[-1] == 429 and pages[-1] == 429
+
+
+def test_without_an_operators_limit_only_the_limited_routes_count(
+    limited: Callable[..., Flask],
+) -> None:
+    app = limited(RATELIMIT_NEW_GAMES="1 per minute")
+    client = app.test_client()
+    game = client.post("/games/", data=NEW_GAME).headers["Location"]
+    game_id, token = game.split("/")[2:4]
+    bearer = {"Authorization": f"Bearer {token}"}
+    for _ in range(20):
+        assert client.get(f"/api/v1/games/{game_id}", headers=bearer).status_code == 200
+        assert client.get(game).status_code == 200
+    assert client.post("/games/", data=NEW_GAME).status_code == 429
+
+
 def test_guessing_rule_set_links_counts_as_guessing_links(limited: Callable[..., Flask]) -> None:
     app = limited(RATELIMIT_LINK_MISSES="5 per minute")
     client = app.test_client()

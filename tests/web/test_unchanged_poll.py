@@ -71,6 +71,25 @@ def test_a_failed_read_goes_on_to_flask_and_spoils_no_connection(one_connection:
         assert reader.read(game.id) == links_of(game)
 
 
+def test_a_read_whose_prepared_statement_was_dropped_prepares_it_again(
+    one_connection: Flask,
+) -> None:
+    """psycopg sends DEALLOCATE ALL after a rollback when it has prepared statements of its
+    own, which drops the reader's too (libpq_reads)."""
+    with one_connection.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("SQLite prepares no statement on its connection")
+        game = actions.create_game(MAY_I, PLAYERS, 0)
+        reader = LinksReader(db.engine)
+        assert reader.read(game.id) == links_of(game)
+        live = [row for row in reader.seat_links(game.id) or () if row[1] is not None]
+        with db.engine.connect() as connection:  # the pool's one connection, the reader's
+            connection.exec_driver_sql("DEALLOCATE ALL")
+        assert reader.read(game.id) == links_of(game)
+        assert [row for row in reader.seat_links(game.id) or () if row[1] is not None] == live
+        assert len(live) == len(PLAYERS)
+
+
 def test_a_database_out_of_reach_leaves_the_poll_to_flask(
     database_url: str, tmp_path: Path
 ) -> None:
