@@ -33,16 +33,28 @@ class PreparedReads:
         self.prepared, self.rows_ok = pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK
         self.names: dict[str, bytes] = {}
 
-    def rows(self, pgconn: Any, sql: str, params: Mapping[str, int]) -> list[tuple[Any, ...]]:
-        """The rows of `sql` (psycopg's `%(game_id)s` style) for the game."""
-        name = self.names.setdefault(sql, b"scorekeeper_read_%d" % len(self.names))
+    def rows(
+        self, pgconn: Any, sql: str, params: Mapping[str, int], prepare: bool = True
+    ) -> list[tuple[Any, ...]]:
+        """The rows of `sql` (psycopg's `%(game_id)s` style) for the game; `prepare` False sends
+        it unprepared, as psycopg does with prepare_threshold None (behind PgBouncer before
+        1.21 in transaction mode, where a prepared statement may be on another connection)."""
+        statement = sql.replace("%(game_id)s", "$1").encode()
         value = [b"%d" % params["game_id"]]
+        if not prepare:
+            result = pgconn.exec_params(statement, value)
+            self.check(result, self.rows_ok)
+            return self.load(result)
+        name = self.names.setdefault(sql, b"scorekeeper_read_%d" % len(self.names))
         result = pgconn.exec_prepared(name, value)
         if result.error_field(self.sqlstate) == UNKNOWN_STATEMENT:
-            statement = sql.replace("%(game_id)s", "$1").encode()
             self.check(pgconn.prepare(name, statement), self.prepared)
             result = pgconn.exec_prepared(name, value)
         self.check(result, self.rows_ok)
+        return self.load(result)
+
+    def load(self, result: Any) -> list[tuple[Any, ...]]:
+        """The result's rows, read by psycopg's own loaders."""
         loader = self.loader()  # one a read: it keeps the result it loads, and threads share us
         loader.set_pgresult(result)
         rows: list[tuple[Any, ...]] = loader.load_rows(0, result.ntuples, tuple)

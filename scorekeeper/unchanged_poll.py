@@ -177,9 +177,11 @@ class LinksReader:
             connection.close()
 
     def fetch(self, driver: Any, sql: str, params: tuple[int] | dict[str, int]) -> list[Any]:
-        """Run the statement: on SQLite with a cursor, on PostgreSQL prepared, through libpq."""
+        """Run the statement: on SQLite with a cursor, on PostgreSQL through libpq (prepared,
+        unless psycopg's prepare_threshold is None)."""
         if self.prepared is not None:
-            return self.prepared.rows(driver.pgconn, sql, params)
+            prepare = driver.prepare_threshold is not None  # None: the operator's, for PgBouncer
+            return self.prepared.rows(driver.pgconn, sql, params, prepare)
         cursor = driver.cursor()
         cursor.execute(sql, params)
         rows = cursor.fetchall()

@@ -90,6 +90,29 @@ def test_a_read_whose_prepared_statement_was_dropped_prepares_it_again(
         assert len(live) == len(PLAYERS)
 
 
+def test_with_psycopgs_prepare_threshold_none_a_read_prepares_nothing(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Behind PgBouncer before 1.21 in transaction mode an operator turns psycopg's prepared
+    statements off (docs/PERFORMANCE.md, PgBouncer); the poll's read then prepares none either."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite prepares no statement on its connection")
+    options = {"pool_size": 1, "max_overflow": 0, "connect_args": {"prepare_threshold": None}}
+    app = make_app(database_url, str(tmp_path), SQLALCHEMY_ENGINE_OPTIONS=options)
+    try:
+        with app.app_context():
+            game = actions.create_game(MAY_I, PLAYERS, 0)
+            reader = LinksReader(db.engine)
+            assert reader.read(game.id) == links_of(game)
+            live = [row for row in reader.seat_links(game.id) or () if row[1] is not None]
+            assert len(live) == len(PLAYERS)
+            with db.engine.connect() as connection:  # the pool's one connection, the reader's
+                prepared = connection.exec_driver_sql("SELECT name FROM pg_prepared_statements")
+                assert prepared.all() == []
+    finally:
+        close(app)
+
+
 def test_a_database_out_of_reach_leaves_the_poll_to_flask(
     database_url: str, tmp_path: Path
 ) -> None:
