@@ -11,6 +11,7 @@ baseline so).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
@@ -56,7 +57,9 @@ def main() -> None:
 
         from scorekeeper import create_app
 
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"})
+        # Its pool sized to the threads, as `scorekeeper serve` sizes it: SQLAlchemy's 5 would
+        # open (and close after) a connection for each writer past the fifth.
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench"}, threads=THREADS)
         with app.app_context():
             upgrade()
 
@@ -69,6 +72,10 @@ def main() -> None:
 
         servers.serve(make, "127.0.0.1", port, THREADS, servers.cores(), "gunicorn")
         return
+    # Its startup heap frozen, as `scorekeeper serve` starts an app (hosting/servers.started),
+    # whatever tree --source serves, and the bare app's alike.
+    gc.collect()
+    gc.freeze()
     waitress.serve(timed(app), host="127.0.0.1", port=port, threads=THREADS, _quiet=True)
 
 

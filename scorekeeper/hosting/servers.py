@@ -8,11 +8,12 @@ a family's laptop or Raspberry Pi gets all its cores without knowing about extra
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
 from importlib.util import find_spec
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask
 
@@ -61,6 +62,24 @@ def gunicorn_options(host: str, port: int, threads: int, workers: int) -> dict[s
     }
 
 
+App = TypeVar("App")
+
+
+def started(make_app: Callable[[], App]) -> App:
+    """The app built in this process, with the heap it started with frozen (gc.freeze).
+
+    Python's full collection stops every thread while it walks every object it tracks: the
+    modules, templates, catalogs and SQLAlchemy's tables, about 159,000 of them, took 60-83 ms,
+    and the writes it stopped were a served process's slowest. Frozen, they are never walked
+    again. bench/write_tail.py, PostgreSQL, 8 writers on one game, p99 of the server's own time,
+    runs alternated on a quiet machine (load 1): 124 and 97 ms -> 38 and 35 ms.
+    """
+    app = make_app()
+    gc.collect()  # what startup left in cycles is freed, not frozen for good
+    gc.freeze()
+    return app
+
+
 NEWER = ("control_socket_disable",)  # settings older gunicorns lack: left out there
 
 
@@ -75,7 +94,7 @@ def run_gunicorn(make_app: Callable[[], Flask], options: dict[str, Any]) -> None
                     self.cfg.set(key, value)
 
         def load(self) -> Flask:
-            return make_app()
+            return started(make_app)
 
     Served().run()
 
@@ -90,4 +109,4 @@ def serve(
     import waitress
 
     listen = " ".join(binds(host, port))
-    waitress.serve(make_app(), listen=listen, threads=threads, ident="scorekeeper")
+    waitress.serve(started(make_app), listen=listen, threads=threads, ident="scorekeeper")

@@ -3,6 +3,7 @@ options; the access log on stderr; `--version` and `health`; a missing extra sai
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import time
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from gunicorn.app.base import BaseApplication
 
 from scorekeeper import __version__, config, create_app
 from scorekeeper.config import MissingExtra
@@ -134,6 +137,31 @@ def test_waitress_serves_with_the_same_options(tmp_path: Path) -> None:
         served.wait_to_log("GET /games/new 200 ")
     logged = served.stderr
     assert "waitress: Serving on" in logged and "GET /games/new 200 " in logged
+
+
+@pytest.mark.parametrize("server", servers.SERVERS)
+def test_each_server_freezes_the_heap_its_app_started_with(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's full collection would walk every startup object again, stopping every thread
+    (servers.started): each process freezes them once its app is built."""
+    frozen: list[int] = []
+
+    def run(self: BaseApplication) -> None:  # gunicorn's worker, after its fork
+        self.load()
+        frozen.append(gc.get_freeze_count())
+
+    def waitress_serve(app: object, **_options: object) -> None:
+        frozen.append(gc.get_freeze_count())
+
+    monkeypatch.setattr(BaseApplication, "run", run)
+    monkeypatch.setattr("waitress.serve", waitress_serve)
+    gc.unfreeze()
+    try:
+        servers.serve(lambda: Flask(__name__), "127.0.0.1", free_port(), 2, 1, server)
+    finally:
+        gc.unfreeze()
+    assert len(frozen) == 1 and frozen[0] > 1000
 
 
 def test_waitress_refuses_more_than_one_process(tmp_path: Path) -> None:
