@@ -145,9 +145,10 @@ class LinksReader:
         self.sql = str(compiled)
         self.seat_sql = str(SEAT_LINKS_AND_VERSION.compile(dialect=engine.dialect))
         self.positional = compiled.positional
-        # SQLite connections run in autocommit already (database.py says BEGIN itself).
-        self.postgres = engine.dialect.name == "postgresql"
-        self.prepared = PreparedReads() if self.postgres else None
+        # PostgreSQL's read runs through libpq outside any transaction (libpq_reads); SQLite's
+        # connections run in autocommit already (database.py says BEGIN itself).
+        postgres = engine.dialect.name == "postgresql"
+        self.prepared = PreparedReads() if postgres else None
 
     def read(self, game_id: int) -> Links | None:
         """The game's version and links; None if there is no such game or the read failed."""
